@@ -1,0 +1,6 @@
+//go:build !(invariants || race)
+
+package invariants
+
+// Enabled is true in invariant builds.
+const Enabled = false

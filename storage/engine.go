@@ -1,0 +1,161 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// Options configure an Engine. The zero value is usable: data on disk, WAL
+// synced on every write, the wall clock, background maintenance every minute.
+type Options struct {
+	// InMemory keeps everything in memory (`--data :memory:`).
+	InMemory bool
+	// FS overrides the file system (tests use vfs.NewMem or errorfs).
+	FS vfs.FS
+	// NoSync acknowledges writes before the WAL reaches the disk: faster,
+	// but an acknowledged write may be lost on a crash.
+	NoSync bool
+	// Clock is the server clock; default time.Now.
+	Clock func() time.Time
+	// Rand feeds the row-sample filter; default math/rand/v2.
+	Rand func() float64
+	// SplitSize is the size past which a tablet is split in two by the
+	// maintenance sweep; default 64 MiB.
+	SplitSize int64
+	// SweepInterval is the period of the background GC and split sweep;
+	// default one minute; negative turns it off (tests call Sweep).
+	SweepInterval time.Duration
+	// Logger receives maintenance messages; default slog.Default.
+	Logger *slog.Logger
+	// Pebble, when set, may adjust the Pebble options before Open.
+	Pebble func(*pebble.Options)
+}
+
+func (o *Options) ensureDefaults() {
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.SplitSize == 0 {
+		o.SplitSize = 64 << 20
+	}
+	if o.SweepInterval == 0 {
+		o.SweepInterval = time.Minute
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+}
+
+// Engine stores Bigtable instances and tables in one Pebble database. It is
+// safe for concurrent use.
+type Engine struct {
+	db        *pebble.DB
+	opts      Options
+	writeOpts *pebble.WriteOptions
+	locks     rowLocks
+
+	// adminMu serializes catalog changes, so that every change reads the
+	// latest descriptor and writes the next one.
+	adminMu sync.Mutex
+	mu      struct {
+		sync.RWMutex
+		instances map[string]*Instance
+		tables    map[tableName]*Table
+		states    map[uint64]*tableState
+		nextID    uint64
+	}
+
+	closed atomic.Bool
+	stop   chan struct{}
+	wg     sync.WaitGroup
+}
+
+// tableName addresses a table in the catalog.
+type tableName struct{ instance, table string }
+
+// tableState is the runtime state of a live table, keyed by internal id.
+type tableState struct {
+	// dataMu is held shared by writers and exclusively by schema changes
+	// that delete data (dropping a family), so that no write lands in a
+	// family while its cells are being removed.
+	dataMu sync.RWMutex
+	// dirty is set by every write and cleared by the sweep.
+	dirty atomic.Bool
+}
+
+// Open opens (or creates) the engine in dir.
+func Open(dir string, opts Options) (*Engine, error) {
+	opts.ensureDefaults()
+	po := &pebble.Options{
+		FS:     opts.FS,
+		Logger: quietLogger{},
+	}
+	if opts.InMemory && po.FS == nil {
+		po.FS = vfs.NewMem()
+	}
+	po.Levels[0].BlockSize = 32 << 10
+	po.MemTableSize = 64 << 20
+	if opts.Pebble != nil {
+		opts.Pebble(po)
+	}
+	db, err := pebble.Open(dir, po)
+	if err != nil {
+		return nil, fmt.Errorf("storage: open %s: %w", dir, err)
+	}
+	e := &Engine{db: db, opts: opts, stop: make(chan struct{})}
+	e.writeOpts = pebble.Sync
+	if opts.NoSync {
+		e.writeOpts = pebble.NoSync
+	}
+	if err := e.loadCatalog(); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if opts.SweepInterval > 0 {
+		e.wg.Add(1)
+		go e.sweepLoop()
+	}
+	return e, nil
+}
+
+// Close stops background work and closes the database. Iterators must be
+// closed first.
+func (e *Engine) Close() error {
+	if !e.closed.CompareAndSwap(false, true) {
+		return ErrClosed
+	}
+	close(e.stop)
+	e.wg.Wait()
+	return e.db.Close()
+}
+
+// now returns the server time in microseconds.
+func (e *Engine) now() int64 { return e.opts.Clock().UnixMicro() }
+
+func (e *Engine) checkOpen() error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	return nil
+}
+
+// Flush flushes memtables to sstables (tests and benchmarks use it).
+func (e *Engine) Flush() error { return e.db.Flush() }
+
+// quietLogger drops Pebble's informational messages and keeps errors.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any) {}
+func (quietLogger) Errorf(format string, args ...any) {
+	slog.Error(fmt.Sprintf("pebble: "+format, args...))
+}
+func (quietLogger) Fatalf(format string, args ...any) {
+	panic(errors.New(fmt.Sprintf("pebble: "+format, args...)))
+}

@@ -1,0 +1,306 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// ReadOptions describe a ReadRows call (spec §2.2).
+type ReadOptions struct {
+	// Rows to read; empty means the whole table.
+	Rows RowSet
+	// Filter to apply to every row; nil passes all cells.
+	Filter Filter
+	// Limit stops the read after this many rows are returned; 0 is no limit.
+	Limit int64
+	// Reversed returns rows in descending key order.
+	Reversed bool
+}
+
+// MaxRowSize is the largest row a read returns (spec §8).
+const MaxRowSize = 256 << 20
+
+// ReadStats count the work a read did.
+type ReadStats struct {
+	RowsScanned   int64
+	CellsScanned  int64
+	RowsReturned  int64
+	CellsReturned int64
+}
+
+// RowIterator streams the rows of a read from one bounded Pebble iteration
+// per span; it never holds more than one row. It is not safe for concurrent
+// use. The *Row returned by Next, and every slice in it, stay valid until the
+// following call to Next or Close; callers that keep them must copy.
+type RowIterator struct {
+	ctx      context.Context
+	t        *Table
+	view     *AuthorizedView
+	iter     *pebble.Iterator
+	spans    []span
+	spanIdx  int
+	reversed bool
+	limit    int64
+	filter   *CompiledFilter
+
+	positioned bool // iter sits on the first unread cell of the current span
+	row        Row
+	cells      []Cell
+	out        []Cell
+	arena      arena
+	keyBuf     []byte
+	lastFam    []byte
+	lastFamStr string
+	stats      ReadStats
+	err        error
+	closed     bool
+}
+
+// ReadRows starts a read. The iterator must be closed.
+func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*RowIterator, error) {
+	r, err := e.resolve(tgt)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Limit < 0 {
+		return nil, fmt.Errorf("%w: rows limit %d is negative", ErrInvalidArgument, opts.Limit)
+	}
+	spans, err := opts.Rows.spans(r.t.ID)
+	if err != nil {
+		return nil, err
+	}
+	if r.view != nil {
+		vs, err := RowSet{Ranges: r.view.rowRanges()}.spans(r.t.ID)
+		if err != nil {
+			return nil, err
+		}
+		spans = intersectSpans(spans, vs)
+	}
+	cf, err := CompileFilter(opts.Filter, e.opts.Rand)
+	if err != nil {
+		return nil, err
+	}
+	it := &RowIterator{
+		ctx: ctx, t: r.t, view: r.view, spans: spans, reversed: opts.Reversed,
+		limit: opts.Limit, filter: cf,
+	}
+	if opts.Reversed {
+		it.spanIdx = len(spans) - 1
+	}
+	if len(spans) > 0 {
+		it.iter, err = e.db.NewIter(&pebble.IterOptions{})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return it, nil
+}
+
+// Next returns the next row that has at least one cell after filtering, or
+// nil at the end or on error (check Err).
+func (it *RowIterator) Next() *Row {
+	if it.err != nil || it.closed || (it.limit > 0 && it.stats.RowsReturned >= it.limit) {
+		return nil
+	}
+	for {
+		if !it.readRow() {
+			return nil
+		}
+		if it.stats.RowsScanned%256 == 0 {
+			if err := it.ctx.Err(); err != nil {
+				it.err = err
+				return nil
+			}
+		}
+		it.out = it.filter.Apply(it.out[:0], it.row.Key, it.cells)
+		if len(it.out) == 0 {
+			continue
+		}
+		it.row.Cells = it.out
+		it.stats.RowsReturned++
+		it.stats.CellsReturned += int64(len(it.out))
+		return &it.row
+	}
+}
+
+// readRow assembles the next raw row into it.row.Key and it.cells, moving
+// across spans as needed. It returns false at the end or on error.
+func (it *RowIterator) readRow() bool {
+	for {
+		if it.spanIdx < 0 || it.spanIdx >= len(it.spans) {
+			return false
+		}
+		if !it.positioned {
+			sp := it.spans[it.spanIdx]
+			it.iter.SetBounds(sp.lower, sp.upper)
+			var ok bool
+			if it.reversed {
+				ok = it.iter.Last()
+			} else {
+				ok = it.iter.First()
+			}
+			it.positioned = true
+			if !ok {
+				if it.err = it.iter.Error(); it.err != nil {
+					return false
+				}
+				it.nextSpan()
+				continue
+			}
+		}
+		if !it.iter.Valid() {
+			if it.err = it.iter.Error(); it.err != nil {
+				return false
+			}
+			it.nextSpan()
+			continue
+		}
+		if it.collectRow() {
+			return true
+		}
+		if it.err != nil {
+			return false
+		}
+	}
+}
+
+func (it *RowIterator) nextSpan() {
+	it.positioned = false
+	if it.reversed {
+		it.spanIdx--
+	} else {
+		it.spanIdx++
+	}
+}
+
+// collectRow reads the cells of the row the iterator is on and leaves the
+// iterator on the next row's first cell (in iteration order). It returns
+// false when the row had no visible cell or on error.
+func (it *RowIterator) collectRow() bool {
+	it.arena.reset()
+	it.cells = it.cells[:0]
+	k := it.iter.Key()
+	ck, buf, err := decodeCellKey(k, it.keyBuf[:0])
+	it.keyBuf = buf
+	if err != nil {
+		it.err = fmt.Errorf("%w: %x", err, k)
+		return false
+	}
+	prefix := it.arena.copy(k[:ck.rowPrefixLen])
+	it.row.Key = it.arena.copy(ck.row)
+	it.stats.RowsScanned++
+	visibleRow := it.view == nil || it.view.containsRow(it.row.Key)
+	for {
+		it.stats.CellsScanned++
+		if visibleRow {
+			if err := it.addCell(k[len(prefix):]); err != nil {
+				it.err = err
+				return false
+			}
+		}
+		var ok bool
+		if it.reversed {
+			ok = it.iter.Prev()
+		} else {
+			ok = it.iter.Next()
+		}
+		if !ok {
+			break
+		}
+		k = it.iter.Key()
+		if len(k) <= len(prefix) || string(k[:len(prefix)]) != string(prefix) {
+			break
+		}
+	}
+	if it.reversed {
+		slices.Reverse(it.cells)
+	}
+	if it.arena.size > MaxRowSize {
+		it.err = fmt.Errorf("%w: row %q is larger than %d bytes", ErrFailedPrecondition, it.row.Key, MaxRowSize)
+		return false
+	}
+	return len(it.cells) > 0
+}
+
+// addCell decodes the column part of the current key and appends the cell.
+func (it *RowIterator) addCell(suffix []byte) error {
+	fam, qual, ts, buf, err := decodeColumnSuffix(suffix, it.keyBuf[:0])
+	it.keyBuf = buf
+	if err != nil {
+		return fmt.Errorf("%w in row %q", err, it.row.Key)
+	}
+	if string(fam) != it.lastFamStr || it.lastFam == nil {
+		f := it.t.Family(string(fam))
+		if f == nil {
+			// A family being dropped: its cells are going away.
+			it.lastFam, it.lastFamStr = nil, ""
+			return nil
+		}
+		it.lastFam, it.lastFamStr = []byte(f.Name), f.Name
+	}
+	if it.view != nil && !it.view.containsColumn(it.lastFamStr, qual) {
+		return nil
+	}
+	v, err := it.iter.ValueAndErr()
+	if err != nil {
+		return err
+	}
+	it.cells = append(it.cells, Cell{
+		Family:    it.lastFamStr,
+		Qualifier: it.arena.copy(qual),
+		Timestamp: ts,
+		Value:     it.arena.copy(v),
+	})
+	return nil
+}
+
+// Err returns the error that ended the iteration, if any.
+func (it *RowIterator) Err() error { return it.err }
+
+// Stats returns what the read has done so far.
+func (it *RowIterator) Stats() ReadStats { return it.stats }
+
+// Close releases the iterator. Closing twice is an error.
+func (it *RowIterator) Close() error {
+	if it.closed {
+		return fmt.Errorf("storage: RowIterator closed twice")
+	}
+	it.closed = true
+	if it.iter != nil {
+		return it.iter.Close()
+	}
+	return nil
+}
+
+// ReadRow reads one row (nil if it has no cells after filtering); the result
+// is a copy the caller owns.
+func (e *Engine) ReadRow(ctx context.Context, tgt Target, key []byte, filter Filter) (*Row, error) {
+	it, err := e.ReadRows(ctx, tgt, ReadOptions{Rows: RowSet{Keys: [][]byte{key}}, Filter: filter})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	r := it.Next()
+	if r == nil {
+		return nil, it.Err()
+	}
+	return r.Clone(), nil
+}
+
+// Clone returns a deep copy of the row.
+func (r *Row) Clone() *Row {
+	c := &Row{Key: slices.Clone(r.Key), Cells: make([]Cell, len(r.Cells))}
+	for i, cell := range r.Cells {
+		c.Cells[i] = Cell{
+			Family:    cell.Family,
+			Qualifier: slices.Clone(cell.Qualifier),
+			Timestamp: cell.Timestamp,
+			Value:     slices.Clone(cell.Value),
+			Labels:    slices.Clone(cell.Labels),
+		}
+	}
+	return c
+}
