@@ -34,6 +34,20 @@ func (a *arena) copy(b []byte) []byte {
 	return a.cur[start:len(a.cur):len(a.cur)]
 }
 
+// copy2 copies a and b into one allocation; the hot path of a cell's
+// qualifier and value.
+func (a *arena) copy2(x, y []byte) ([]byte, []byte) {
+	n := len(x) + len(y)
+	if cap(a.cur)-len(a.cur) < n {
+		return a.copy(x), a.copy(y)
+	}
+	a.size += n
+	start := len(a.cur)
+	a.cur = append(append(a.cur, x...), y...)
+	mid := start + len(x)
+	return a.cur[start:mid:mid], a.cur[mid:len(a.cur):len(a.cur)]
+}
+
 // reset makes the arena's memory reusable; slices handed out before are
 // invalid afterwards. The current chunk is kept; full chunks are dropped so
 // one large row does not pin its memory forever.

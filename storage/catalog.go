@@ -69,7 +69,11 @@ func (e *Engine) loadCatalog() error {
 				return fmt.Errorf("storage: table %q: %w", k[2:], err)
 			}
 			e.mu.tables[tableName{t.Instance, t.Name}] = t
-			e.mu.states[t.ID] = &tableState{}
+			st := &tableState{}
+			// Whether the last run swept what it wrote is unknown: the
+			// first sweep after opening visits every table.
+			st.dirty.Store(true)
+			e.mu.states[t.ID] = st
 		default:
 			return fmt.Errorf("storage: unknown metadata key %q", k)
 		}
@@ -309,13 +313,18 @@ func checkDeletable(t *Table) error {
 func (e *Engine) DeleteTable(ctx context.Context, instance, name string) error {
 	e.adminMu.Lock()
 	defer e.adminMu.Unlock()
-	t, _, err := e.lookup(instance, name)
+	t, st, err := e.lookup(instance, name)
 	if err != nil {
 		return err
 	}
 	if err := checkDeletable(t); err != nil {
 		return err
 	}
+	// Hold writers off (S3): a write that resolved the table before the
+	// delete must not commit cells after the range deletion, where nothing
+	// would ever remove them. Writers that wait find the table gone.
+	st.dataMu.Lock()
+	defer st.dataMu.Unlock()
 	b := e.db.NewBatch()
 	defer b.Close()
 	_ = b.Delete(tableKey(instance, name), nil)

@@ -300,6 +300,9 @@ func (env *ddEnv) run(t *testing.T, td *datadriven.TestData) string {
 		if err != nil {
 			return ddError(err)
 		}
+		if len(samples) == 0 {
+			return "(no samples)"
+		}
 		var b strings.Builder
 		for _, s := range samples {
 			b.WriteString(ddQuote(s.Key))

@@ -91,6 +91,9 @@ func (e *Engine) ModifyFamilies(ctx context.Context, instance, name string, mods
 	if err := e.storeTableLocked(t); err != nil {
 		return nil, err
 	}
+	// A changed GC policy applies retroactively: the next sweep must visit
+	// the table even if no data changed.
+	st.dirty.Store(true)
 	return t, nil
 }
 

@@ -726,3 +726,7 @@ func writeLatin1(b *strings.Builder, p []byte) {
 		}
 	}
 }
+
+// PassesAll reports whether the filter passes every cell unchanged (a nil
+// filter), so readers can skip Apply.
+func (f *CompiledFilter) PassesAll() bool { return f.root == nil }

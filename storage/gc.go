@@ -58,6 +58,14 @@ func (e *Engine) Sweep(ctx context.Context) (SweepStats, error) {
 		if !states[i].dirty.Swap(false) && !tableHasAgeGC(t) {
 			continue
 		}
+		// Sweep with the descriptor current after clearing the flag: a GC
+		// policy changed since the snapshot above set the flag again, and
+		// must not be swept with the old policy and then forgotten.
+		cur, _, err := e.lookup(t.Instance, t.Name)
+		if err != nil || cur.ID != t.ID {
+			continue // dropped meanwhile
+		}
+		t = cur
 		stats.TablesSwept++
 		sizes, err := e.sweepTable(ctx, t, &stats)
 		if err != nil {
@@ -69,6 +77,12 @@ func (e *Engine) Sweep(ctx context.Context) (SweepStats, error) {
 			return stats, err
 		}
 		stats.Splits += n
+		if n > 0 {
+			// A tablet is split once per pass; the halves may still be too
+			// large, so the next pass must look again even if nothing is
+			// written meanwhile.
+			states[i].dirty.Store(true)
+		}
 	}
 	return stats, nil
 }

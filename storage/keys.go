@@ -149,14 +149,23 @@ func decodeCellKey(k, buf []byte) (ck cellKey, newBuf []byte, err error) {
 		return ck, buf, errCorruptKey
 	}
 	ck.table = binary.BigEndian.Uint64(k[1:tableKeyLen])
-	rest := k[tableKeyLen:]
-	ck.row, rest, buf, err = decodeEscaped(rest, buf)
+	var rest []byte
+	ck.row, rest, buf, err = decodeRowKey(k, buf)
 	if err != nil {
 		return ck, buf, err
 	}
 	ck.rowPrefixLen = len(k) - len(rest)
 	ck.family, ck.qualifier, ck.ts, buf, err = decodeColumnSuffix(rest, buf)
 	return ck, buf, err
+}
+
+// decodeRowKey decodes the row of a cell key and returns the rest of the key
+// (the column part); see decodeEscaped for buf.
+func decodeRowKey(k, buf []byte) (row, rest, newBuf []byte, err error) {
+	if len(k) < tableKeyLen+2 || k[0] != cellPrefix {
+		return nil, nil, buf, errCorruptKey
+	}
+	return decodeEscaped(k[tableKeyLen:], buf)
 }
 
 // decodeColumnSuffix decodes the part of a cell key after the row.

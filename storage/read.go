@@ -115,13 +115,17 @@ func (it *RowIterator) Next() *Row {
 				return nil
 			}
 		}
-		it.out = it.filter.Apply(it.out[:0], it.row.Key, it.cells)
-		if len(it.out) == 0 {
+		cells := it.cells
+		if !it.filter.PassesAll() {
+			it.out = it.filter.Apply(it.out[:0], it.row.Key, it.cells)
+			cells = it.out
+		}
+		if len(cells) == 0 {
 			continue
 		}
-		it.row.Cells = it.out
+		it.row.Cells = cells
 		it.stats.RowsReturned++
-		it.stats.CellsReturned += int64(len(it.out))
+		it.stats.CellsReturned += int64(len(cells))
 		return &it.row
 	}
 }
@@ -183,14 +187,14 @@ func (it *RowIterator) collectRow() bool {
 	it.arena.reset()
 	it.cells = it.cells[:0]
 	k := it.iter.Key()
-	ck, buf, err := decodeCellKey(k, it.keyBuf[:0])
+	row, rest, buf, err := decodeRowKey(k, it.keyBuf[:0])
 	it.keyBuf = buf
 	if err != nil {
 		it.err = fmt.Errorf("%w: %x", err, k)
 		return false
 	}
-	prefix := it.arena.copy(k[:ck.rowPrefixLen])
-	it.row.Key = it.arena.copy(ck.row)
+	prefix := it.arena.copy(k[:len(k)-len(rest)])
+	it.row.Key = it.arena.copy(row)
 	it.stats.RowsScanned++
 	visibleRow := it.view == nil || it.view.containsRow(it.row.Key)
 	for {
@@ -248,12 +252,8 @@ func (it *RowIterator) addCell(suffix []byte) error {
 	if err != nil {
 		return err
 	}
-	it.cells = append(it.cells, Cell{
-		Family:    it.lastFamStr,
-		Qualifier: it.arena.copy(qual),
-		Timestamp: ts,
-		Value:     it.arena.copy(v),
-	})
+	q, v := it.arena.copy2(qual, v)
+	it.cells = append(it.cells, Cell{Family: it.lastFamStr, Qualifier: q, Timestamp: ts, Value: v})
 	return nil
 }
 
