@@ -272,8 +272,12 @@ func (e *Engine) GetTable(instance, name string) (*Table, error) {
 	return t, err
 }
 
-// lookup returns a table and its runtime state.
+// lookup returns a table and its runtime state; on a closed engine it fails
+// with ErrClosed, so that no catalog call reaches the closed database.
 func (e *Engine) lookup(instance, name string) (*Table, *tableState, error) {
+	if err := e.checkOpen(); err != nil {
+		return nil, nil, err
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	t := e.mu.tables[tableName{instance, name}]

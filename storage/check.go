@@ -14,6 +14,9 @@ import (
 // table and to a family in its schema, aggregate cells hold 8-byte states,
 // and split keys are sorted. Tests run it on every engine they close.
 func (e *Engine) Check(ctx context.Context) error {
+	if err := e.checkOpen(); err != nil {
+		return err
+	}
 	e.mu.RLock()
 	byID := make(map[uint64]*Table, len(e.mu.tables))
 	for _, t := range e.mu.tables {

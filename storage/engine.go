@@ -147,7 +147,12 @@ func (e *Engine) checkOpen() error {
 }
 
 // Flush flushes memtables to sstables (tests and benchmarks use it).
-func (e *Engine) Flush() error { return e.db.Flush() }
+func (e *Engine) Flush() error {
+	if err := e.checkOpen(); err != nil {
+		return err
+	}
+	return e.db.Flush()
+}
 
 // quietLogger drops Pebble's informational messages and keeps errors.
 type quietLogger struct{}

@@ -484,4 +484,3 @@ func ddDescribeTable(t *Table) string {
 	}
 	return b.String()
 }
-

@@ -49,7 +49,8 @@ import (
 //	<family> [<gc rule>] [sum|min|max]      one family per line
 //	    gc rule = never | versions(N) | age(<Go duration>)
 //	            | union(rule, ...) | intersection(rule, ...)
-//	get-table name=<t>          list-tables          delete-table name=<t>
+//	get-table name=<t>          list-tables (names, or "(no tables)")
+//	delete-table name=<t>
 //	modify-families table=<t>   one step per line, applied in one call:
 //	    create <family line> | update <family line> | drop <family>
 //	    (update with sum|min|max|plain checks the immutable aggregate)
@@ -76,7 +77,7 @@ import (
 //	mutate-rows table=<t>         "row <key>" starts an entry; mutation lines
 //	                              follow; prints "<index>: ok" or the error
 //	read table=<t> [reversed] [limit=N] [filter=<text>] [stats]
-//	    key <k> ...               row keys
+//	    key <k> ... | keys <k> ...  row keys
 //	    range <range>             [a,b) (a,b] [a,+inf) [,b) ... (bounds may
 //	                              be *, empty or +inf for unbounded)
 //	    prefix <p>                PrefixRange(p)
@@ -93,7 +94,8 @@ import (
 //	    append <fam>:<qual>=<bytes>
 //	    increment <fam>:<qual>=<int64>
 //	  prints the returned cells
-//	sample table=<t> [offsets]    SampleRowKeys: one key per line
+//	sample table=<t> [offsets]    SampleRowKeys: one key per line, or
+//	                              "(no samples)"
 func TestEngineDataDriven(t *testing.T) {
 	for _, file := range []string{"tables", "mutations", "reads", "conditional", "gc", "tablets", "views"} {
 		t.Run(file, func(t *testing.T) {

@@ -43,6 +43,9 @@ func (e *Engine) sweepLoop() {
 // manual clock.
 func (e *Engine) Sweep(ctx context.Context) (SweepStats, error) {
 	var stats SweepStats
+	if err := e.checkOpen(); err != nil {
+		return stats, err
+	}
 	e.mu.RLock()
 	tables := make([]*Table, 0, len(e.mu.tables))
 	states := make([]*tableState, 0, len(e.mu.tables))
