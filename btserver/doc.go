@@ -36,9 +36,10 @@
 // embedded Unimplemented servers (never a nil interface, never a panic).
 // B3: ReadRows never holds more than one row of the iterator plus one
 // pending response (≈1 MiB, or one larger row sent on its own), and it
-// allocates per response, not per cell: chunks, wrappers and copied bytes
-// come from slabs whose elements are handed out once and never reused, so
-// a sent message is never modified afterwards.
+// allocates per response, not per cell: chunks and copied bytes come from
+// slabs whose elements are handed out once and never reused, and family
+// and qualifier wrappers are immutable and shared within a stream, so a
+// sent message is never modified afterwards.
 // B4: within a row, the first chunk carries the row key, family and
 // qualifier; a family change carries the family and qualifier; a column
 // change carries the qualifier; the last chunk commits the row (spec §2.2).

@@ -89,10 +89,20 @@ type chunkWriter struct {
 	size   int                                // bytes of cell data pending
 
 	chunkSlab slab[btpb.ReadRowsResponse_CellChunk]
-	famSlab   slab[wrapperspb.StringValue]
 	qualSlab  slab[wrapperspb.BytesValue]
 	bytes     byteSlab
+	// Family and qualifier wrappers are immutable once made, so a stream
+	// shares one per family and one per qualifier (up to
+	// maxCachedQualifiers) across all its chunks.
+	famCache  map[string]*wrapperspb.StringValue
+	qualCache map[string]*wrapperspb.BytesValue
 }
+
+// The qualifier wrappers a stream shares are bounded in number and size.
+const (
+	maxCachedQualifiers   = 4096
+	maxCachedQualifierLen = 256
+)
 
 // addRow encodes one row. The row's memory is only valid until the
 // iterator moves, so a batched row is copied into the byte slab; a row that
@@ -130,14 +140,10 @@ func (w *chunkWriter) appendRow(r *storage.Row, copyBytes bool) {
 			ch.RowKey = cp(r.Key)
 		}
 		if prev == nil || prev.Family != c.Family {
-			fam := w.famSlab.next()
-			fam.Value = c.Family
-			ch.FamilyName = fam
+			ch.FamilyName = w.family(c.Family)
 		}
 		if ch.FamilyName != nil || string(prev.Qualifier) != string(c.Qualifier) {
-			q := w.qualSlab.next()
-			q.Value = cp(c.Qualifier)
-			ch.Qualifier = q
+			ch.Qualifier = w.qualifier(c.Qualifier, cp)
 		}
 		ch.TimestampMicros = c.Timestamp
 		ch.Labels = c.Labels
@@ -146,6 +152,39 @@ func (w *chunkWriter) appendRow(r *storage.Row, copyBytes bool) {
 		prev = c
 	}
 	w.chunks[len(w.chunks)-1].RowStatus = commitRow
+}
+
+// family returns the shared wrapper of a family name.
+func (w *chunkWriter) family(name string) *wrapperspb.StringValue {
+	if f, ok := w.famCache[name]; ok {
+		return f
+	}
+	if w.famCache == nil {
+		w.famCache = make(map[string]*wrapperspb.StringValue)
+	}
+	f := wrapperspb.String(name)
+	w.famCache[name] = f
+	return f
+}
+
+// qualifier returns a wrapper of q: a shared one for short qualifiers while
+// the cache has room, else a fresh one from the slab holding cp(q).
+func (w *chunkWriter) qualifier(q []byte, cp func([]byte) []byte) *wrapperspb.BytesValue {
+	if v, ok := w.qualCache[string(q)]; ok {
+		return v
+	}
+	if len(w.qualCache) < maxCachedQualifiers && len(q) <= maxCachedQualifierLen {
+		if w.qualCache == nil {
+			w.qualCache = make(map[string]*wrapperspb.BytesValue)
+		}
+		k := string(q)
+		v := wrapperspb.Bytes([]byte(k))
+		w.qualCache[k] = v
+		return v
+	}
+	v := w.qualSlab.next()
+	v.Value = cp(q)
+	return v
 }
 
 // flush sends the pending chunks (with stats, if any).

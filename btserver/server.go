@@ -24,9 +24,15 @@ type Options struct {
 const MaxMessageSize = 256 << 20
 
 // ServerOptions are the grpc.ServerOptions a Shale gRPC server should be
-// created with: Bigtable's message size limits.
+// created with: Bigtable's message size limits, and Stop waiting for
+// running handlers, so that the engine is closed only after every handler
+// (and the iterator it may hold) is done.
 func ServerOptions() []grpc.ServerOption {
-	return []grpc.ServerOption{grpc.MaxRecvMsgSize(MaxMessageSize), grpc.MaxSendMsgSize(MaxMessageSize)}
+	return []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(MaxMessageSize),
+		grpc.MaxSendMsgSize(MaxMessageSize),
+		grpc.WaitForHandlers(true),
+	}
 }
 
 // Server serves the Bigtable Data API, Table Admin API and the Instance

@@ -1,0 +1,74 @@
+// Command shale is Shale's single binary: `shale serve` runs the server.
+// Flags and subcommands only; the logic lives in package server.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/shale-db/shale/server"
+)
+
+const usage = `usage: shale <command> [flags]
+
+commands:
+  serve   run the server (Bigtable gRPC API, /healthz and /metrics)
+
+run 'shale <command> -h' for a command's flags
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = serve(os.Args[2:])
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "shale: unknown command %q\n%s", os.Args[1], usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "shale:", err)
+		os.Exit(1)
+	}
+}
+
+// serveFlags declares the flags of DESIGN.md; sync is the --sync flag.
+func serveFlags(fs *flag.FlagSet) (cfg *server.Config, sync *bool) {
+	cfg = &server.Config{}
+	fs.StringVar(&cfg.DataDir, "data", "./shale-data", `data directory; ":memory:" keeps everything in memory`)
+	fs.StringVar(&cfg.GRPCAddr, "grpc", "127.0.0.1:8086", "Bigtable gRPC API address")
+	fs.StringVar(&cfg.HTTPAddr, "http", "127.0.0.1:8087", "HTTP address for /healthz and /metrics")
+	fs.StringVar(&cfg.PGAddr, "pg", "127.0.0.1:5433", "PostgreSQL endpoint address (not served yet)")
+	sync = fs.Bool("sync", true, "sync the WAL before acknowledging a write")
+	return cfg, sync
+}
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	cfg, sync := serveFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg.NoSync = !*sync
+	if cfg.NoSync {
+		slog.Warn("shale: --sync=false: acknowledged writes can be lost on a crash")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return server.Run(ctx, *cfg, func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), 30*time.Second)
+	})
+}

@@ -1,0 +1,43 @@
+package server
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Config is what `shale serve` is told by its flags (DESIGN.md, "Interfaces
+// users meet").
+type Config struct {
+	// DataDir holds the Pebble store; ":memory:" keeps everything in memory.
+	DataDir string
+	// GRPCAddr serves the Bigtable APIs (default 127.0.0.1:8086).
+	GRPCAddr string
+	// HTTPAddr serves /healthz and /metrics (default 127.0.0.1:8087).
+	HTTPAddr string
+	// PGAddr is reserved for the PostgreSQL endpoint (not built yet).
+	PGAddr string
+	// NoSync acknowledges writes before they reach the disk.
+	NoSync bool
+	// SweepInterval is the storage maintenance period (0: default).
+	SweepInterval time.Duration
+	// Logger receives the startup lines and errors; default slog.Default.
+	Logger *slog.Logger
+}
+
+// MemoryDataDir is the DataDir that keeps everything in memory.
+const MemoryDataDir = ":memory:"
+
+func (c *Config) ensureDefaults() {
+	if c.DataDir == "" {
+		c.DataDir = "./shale-data"
+	}
+	if c.GRPCAddr == "" {
+		c.GRPCAddr = "127.0.0.1:8086"
+	}
+	if c.HTTPAddr == "" {
+		c.HTTPAddr = "127.0.0.1:8087"
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}

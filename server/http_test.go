@@ -1,0 +1,8 @@
+package server_test
+
+import (
+	"net/http"
+	"time"
+)
+
+var httpClient = &http.Client{Timeout: 10 * time.Second}

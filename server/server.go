@@ -1,0 +1,141 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc"
+
+	"github.com/shale-db/shale/btserver"
+	"github.com/shale-db/shale/storage"
+)
+
+// Server is a running Shale process.
+type Server struct {
+	cfg     Config
+	engine  *storage.Engine
+	grpc    *grpc.Server
+	http    *http.Server
+	grpcLis net.Listener
+	httpLis net.Listener
+	metrics *metrics
+	wg      sync.WaitGroup
+	errs    chan error
+}
+
+// Start opens storage and starts every listener.
+func Start(cfg Config) (*Server, error) {
+	cfg.ensureDefaults()
+	s := &Server{cfg: cfg, metrics: newMetrics(), errs: make(chan error, 2)}
+	opts := storage.Options{NoSync: cfg.NoSync, SweepInterval: cfg.SweepInterval, Logger: cfg.Logger}
+	dir := cfg.DataDir
+	if dir == MemoryDataDir {
+		opts.InMemory, dir = true, ""
+	}
+	var err error
+	if s.engine, err = storage.Open(dir, opts); err != nil {
+		return nil, err
+	}
+	if s.grpcLis, err = net.Listen("tcp", cfg.GRPCAddr); err != nil {
+		s.engine.Close()
+		return nil, fmt.Errorf("grpc listener: %w", err)
+	}
+	if s.httpLis, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+		s.grpcLis.Close()
+		s.engine.Close()
+		return nil, fmt.Errorf("http listener: %w", err)
+	}
+
+	gopts := append(btserver.ServerOptions(),
+		grpc.ChainUnaryInterceptor(s.metrics.unary),
+		grpc.ChainStreamInterceptor(s.metrics.stream))
+	s.grpc = grpc.NewServer(gopts...)
+	btserver.New(s.engine, btserver.Options{}).Register(s.grpc)
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	s.http = &http.Server{Handler: mux}
+
+	s.serve("grpc", func() error { return s.grpc.Serve(s.grpcLis) })
+	s.serve("http", func() error {
+		if err := s.http.Serve(s.httpLis); !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	})
+	log := cfg.Logger
+	log.Info("shale: Bigtable gRPC API listening", "addr", s.grpcLis.Addr().String(), "data", cfg.DataDir,
+		"hint", "BIGTABLE_EMULATOR_HOST="+s.grpcLis.Addr().String())
+	log.Info("shale: HTTP listening (/healthz, /metrics)", "addr", s.httpLis.Addr().String())
+	return s, nil
+}
+
+// serve runs fn in a goroutine the server owns; its error is reported on
+// s.errs.
+func (s *Server) serve(name string, fn func() error) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := fn(); err != nil {
+			s.errs <- fmt.Errorf("%s: %w", name, err)
+		}
+	}()
+}
+
+// GRPCAddr and HTTPAddr return the bound addresses (useful with port 0).
+func (s *Server) GRPCAddr() string { return s.grpcLis.Addr().String() }
+
+// HTTPAddr returns the bound HTTP address.
+func (s *Server) HTTPAddr() string { return s.httpLis.Addr().String() }
+
+// Engine returns the storage engine (for in-process tools such as demo).
+func (s *Server) Engine() *storage.Engine { return s.engine }
+
+// Shutdown stops the listeners, waits for in-flight calls until ctx ends
+// (then cuts them), and closes storage.
+func (s *Server) Shutdown(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.grpc.GracefulStop()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		s.grpc.Stop()
+		<-done
+	}
+	herr := s.http.Shutdown(ctx)
+	s.wg.Wait()
+	if err := s.engine.Close(); err != nil {
+		return err
+	}
+	return herr
+}
+
+// Run starts the server, serves until ctx is done or a listener fails, and
+// shuts down, giving in-flight calls up to grace to finish.
+func Run(ctx context.Context, cfg Config, grace func() (context.Context, context.CancelFunc)) error {
+	s, err := Start(cfg)
+	if err != nil {
+		return err
+	}
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-s.errs:
+	}
+	s.cfg.Logger.Info("shale: shutting down")
+	sctx, cancel := grace()
+	defer cancel()
+	return errors.Join(serveErr, s.Shutdown(sctx))
+}
