@@ -276,6 +276,9 @@ func updateFamily(old storage.Family, cf *adminpb.ColumnFamily, paths []string) 
 			if err != nil || agg != old.Aggregate {
 				return f, fmt.Errorf("%w: Immutable fields 'value_type.aggregate_type.*' cannot be updated (column family %q)", storage.ErrInvalidArgument, old.Name)
 			}
+			if f.ValueType, err = marshalValueType(cf.GetValueType()); err != nil {
+				return f, err
+			}
 		default:
 			return f, fmt.Errorf("%w: cannot update column family field %q", storage.ErrInvalidArgument, p)
 		}

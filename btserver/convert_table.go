@@ -143,7 +143,36 @@ func toFamily(name string, cf *adminpb.ColumnFamily) (storage.Family, error) {
 	if err != nil {
 		return storage.Family{}, err
 	}
-	return storage.Family{Name: name, GC: gc, Aggregate: agg}, nil
+	vt, err := marshalValueType(cf.GetValueType())
+	if err != nil {
+		return storage.Family{}, err
+	}
+	return storage.Family{Name: name, GC: gc, Aggregate: agg, ValueType: vt}, nil
+}
+
+// marshalValueType keeps a family's declared value type so that GetTable
+// returns it as it was set.
+func marshalValueType(t *adminpb.Type) ([]byte, error) {
+	if t == nil {
+		return nil, nil
+	}
+	b, err := proto.Marshal(t)
+	if err != nil {
+		return nil, fmt.Errorf("%w: value_type: %v", storage.ErrInvalidArgument, err)
+	}
+	return b, nil
+}
+
+// valueTypeProto is the value type of a family as it was declared, or the
+// canonical one of its aggregate.
+func valueTypeProto(f storage.Family) *adminpb.Type {
+	if len(f.ValueType) > 0 {
+		t := new(adminpb.Type)
+		if proto.Unmarshal(f.ValueType, t) == nil {
+			return t
+		}
+	}
+	return aggregateTypeProto(f.Aggregate)
 }
 
 func toGranularity(g adminpb.Table_TimestampGranularity) (storage.Granularity, error) {
@@ -175,7 +204,7 @@ func tableProto(t *storage.Table, view adminpb.Table_View) *adminpb.Table {
 	if view == adminpb.Table_SCHEMA_VIEW || view == adminpb.Table_FULL {
 		out.ColumnFamilies = make(map[string]*adminpb.ColumnFamily, len(t.Families))
 		for _, f := range t.Families {
-			out.ColumnFamilies[f.Name] = &adminpb.ColumnFamily{GcRule: gcRuleProto(f.GC), ValueType: aggregateTypeProto(f.Aggregate)}
+			out.ColumnFamilies[f.Name] = &adminpb.ColumnFamily{GcRule: gcRuleProto(f.GC), ValueType: valueTypeProto(f)}
 		}
 		out.Granularity = granularityProto(t.Granularity)
 		out.DeletionProtection = t.DeletionProtection

@@ -68,6 +68,7 @@ func (e *Engine) ModifyFamilies(ctx context.Context, instance, name string, mods
 				return nil, err
 			}
 			cur.GC = f.GC
+			cur.ValueType = f.ValueType
 		case DropFamily:
 			if cur == nil {
 				return nil, fmt.Errorf("%w: column family %q", ErrNotFound, f.Name)

@@ -52,7 +52,7 @@ type RowIterator struct {
 	out        []Cell
 	arena      arena
 	keyBuf     []byte
-	lastFam    []byte
+	lastFamOK  bool // lastFamStr names a family of the schema
 	lastFamStr string
 	stats      ReadStats
 	err        error
@@ -236,14 +236,14 @@ func (it *RowIterator) addCell(suffix []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w in row %q", err, it.row.Key)
 	}
-	if string(fam) != it.lastFamStr || it.lastFam == nil {
+	if !it.lastFamOK || string(fam) != it.lastFamStr {
 		f := it.t.Family(string(fam))
 		if f == nil {
 			// A family being dropped: its cells are going away.
-			it.lastFam, it.lastFamStr = nil, ""
+			it.lastFamOK, it.lastFamStr = false, ""
 			return nil
 		}
-		it.lastFam, it.lastFamStr = []byte(f.Name), f.Name
+		it.lastFamOK, it.lastFamStr = true, f.Name
 	}
 	if it.view != nil && !it.view.containsColumn(it.lastFamStr, qual) {
 		return nil

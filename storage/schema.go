@@ -75,6 +75,10 @@ type Family struct {
 	Name      string     `json:"name"`
 	GC        GCPolicy   `json:"gc"`
 	Aggregate Aggregator `json:"aggregate,omitempty"`
+	// ValueType is the family's declared value type as the layer above
+	// serialized it (the Bigtable API's Type proto); the engine only keeps
+	// it. Aggregate is what the engine enforces.
+	ValueType []byte `json:"value_type,omitempty"`
 }
 
 // TableSpec is what a caller asks for when it creates a table.
