@@ -24,6 +24,7 @@ func (d *dataService) MutateRow(ctx context.Context, req *btpb.MutateRowRequest)
 	if err := d.s.e.MutateRow(ctx, tgt, req.GetRowKey(), muts); err != nil {
 		return nil, grpcStatus(err)
 	}
+	d.s.opts.Observer.Wrote(1, int64(len(muts)))
 	return &btpb.MutateRowResponse{}, nil
 }
 
@@ -63,9 +64,15 @@ func (d *dataService) MutateRows(req *btpb.MutateRowsRequest, stream btpb.Bigtab
 		if err != nil {
 			return grpcStatus(err)
 		}
+		var wroteRows, wroteCells int64
 		for k, err := range rowErrs {
 			errs[idx[k]] = err
+			if err == nil {
+				wroteRows++
+				wroteCells += int64(len(rows[k].Mutations))
+			}
 		}
+		d.s.opts.Observer.Wrote(wroteRows, wroteCells)
 	}
 	resp := &btpb.MutateRowsResponse{Entries: make([]*btpb.MutateRowsResponse_Entry, len(entries))}
 	ok := &status.Status{}
@@ -102,6 +109,13 @@ func (d *dataService) CheckAndMutateRow(ctx context.Context, req *btpb.CheckAndM
 	if err != nil {
 		return nil, grpcStatus(err)
 	}
+	applied := falseMuts
+	if matched {
+		applied = trueMuts
+	}
+	if len(applied) > 0 {
+		d.s.opts.Observer.Wrote(1, int64(len(applied)))
+	}
 	return &btpb.CheckAndMutateRowResponse{PredicateMatched: matched}, nil
 }
 
@@ -120,5 +134,6 @@ func (d *dataService) ReadModifyWriteRow(ctx context.Context, req *btpb.ReadModi
 	if err != nil {
 		return nil, grpcStatus(err)
 	}
+	d.s.opts.Observer.Wrote(1, int64(len(row.Cells)))
 	return &btpb.ReadModifyWriteRowResponse{Row: rowProto(row)}, nil
 }

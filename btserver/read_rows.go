@@ -44,12 +44,14 @@ func (d *dataService) ReadRows(req *btpb.ReadRowsRequest, stream btpb.Bigtable_R
 			return grpcStatus(err)
 		}
 	}
+	st := it.Stats()
+	d.s.opts.Observer.Read(st.RowsReturned, st.CellsReturned)
 	if err := it.Err(); err != nil {
 		return grpcStatus(err)
 	}
 	var stats *btpb.RequestStats
 	if req.GetRequestStatsView() == btpb.ReadRowsRequest_REQUEST_STATS_FULL {
-		stats = requestStats(it.Stats(), d.s.opts.Clock().Sub(start))
+		stats = requestStats(st, d.s.opts.Clock().Sub(start))
 	}
 	return grpcStatus(w.finish(stats))
 }

@@ -17,6 +17,8 @@ type Options struct {
 	// Clock is the server clock (etags, operation metadata, latency
 	// stats); default time.Now.
 	Clock func() time.Time
+	// Observer receives data-traffic counts; default none.
+	Observer Observer
 }
 
 // MaxMessageSize is the largest gRPC message Bigtable accepts in either
@@ -47,6 +49,9 @@ type Server struct {
 func New(e *storage.Engine, opts Options) *Server {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
+	}
+	if opts.Observer == nil {
+		opts.Observer = noObserver{}
 	}
 	return &Server{e: e, opts: opts}
 }

@@ -356,6 +356,11 @@ func TestServeEndToEnd(t *testing.T) {
 	if !strings.Contains(metrics, `shale_grpc_requests_total{method="/google.bigtable.v2.Bigtable/ReadRows"}`) {
 		t.Fatalf("metrics lack ReadRows:\n%s", metrics)
 	}
+	for _, want := range []string{`shale_data_total{op="read",unit="rows"}`, `shale_data_total{op="write",unit="cells"}`} {
+		if !strings.Contains(metrics, want) {
+			t.Fatalf("metrics lack %s", want)
+		}
+	}
 
 	// Restart on the same directory: everything is still there.
 	before := readAll(t, tbl, bigtable.InfiniteRange(""))

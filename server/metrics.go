@@ -64,9 +64,14 @@ func (m *metrics) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerI
 	return err
 }
 
-// RowsRead, CellsRead, RowsWritten and CellsWritten count data traffic; the
-// Bigtable service reports through them.
-func (m *metrics) RowsRead(n int64)     { m.data.WithLabelValues("read", "rows").Add(float64(n)) }
-func (m *metrics) CellsRead(n int64)    { m.data.WithLabelValues("read", "cells").Add(float64(n)) }
-func (m *metrics) RowsWritten(n int64)  { m.data.WithLabelValues("write", "rows").Add(float64(n)) }
-func (m *metrics) CellsWritten(n int64) { m.data.WithLabelValues("write", "cells").Add(float64(n)) }
+// Read and Wrote count data traffic: the Bigtable service reports through
+// them (btserver.Observer).
+func (m *metrics) Read(rows, cells int64) {
+	m.data.WithLabelValues("read", "rows").Add(float64(rows))
+	m.data.WithLabelValues("read", "cells").Add(float64(cells))
+}
+
+func (m *metrics) Wrote(rows, cells int64) {
+	m.data.WithLabelValues("write", "rows").Add(float64(rows))
+	m.data.WithLabelValues("write", "cells").Add(float64(cells))
+}

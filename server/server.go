@@ -55,7 +55,7 @@ func Start(cfg Config) (*Server, error) {
 		grpc.ChainUnaryInterceptor(s.metrics.unary),
 		grpc.ChainStreamInterceptor(s.metrics.stream))
 	s.grpc = grpc.NewServer(gopts...)
-	btserver.New(s.engine, btserver.Options{}).Register(s.grpc)
+	btserver.New(s.engine, btserver.Options{Observer: s.metrics}).Register(s.grpc)
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
