@@ -20,6 +20,8 @@ type Config struct {
 	NoSync bool
 	// SweepInterval is the storage maintenance period (0: default).
 	SweepInterval time.Duration
+	// Demo loads the demo instance (LoadDemo) before serving.
+	Demo bool
 	// Logger receives the startup lines and errors; default slog.Default.
 	Logger *slog.Logger
 }

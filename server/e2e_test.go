@@ -57,7 +57,13 @@ var addrLine = regexp.MustCompile(`shale: (Bigtable gRPC API|HTTP) listening.* a
 // waits for both listeners to log their address.
 func startShale(t *testing.T, dataDir string) *proc {
 	t.Helper()
-	cmd := exec.Command(shaleBin, "serve", "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0")
+	return startShaleCmd(t, "serve", dataDir)
+}
+
+// startShaleCmd runs `shale <command>` (serve or demo) like startShale.
+func startShaleCmd(t *testing.T, command, dataDir string) *proc {
+	t.Helper()
+	cmd := exec.Command(shaleBin, command, "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -111,13 +117,18 @@ func (p *proc) stop(t *testing.T) {
 
 func (p *proc) clients(t *testing.T) (*bigtable.Client, *bigtable.AdminClient) {
 	t.Helper()
+	return p.clientsOf(t, "proj", "inst")
+}
+
+func (p *proc) clientsOf(t *testing.T, project, instance string) (*bigtable.Client, *bigtable.AdminClient) {
+	t.Helper()
 	t.Setenv("BIGTABLE_EMULATOR_HOST", p.grpcAddr)
 	ctx := context.Background()
-	c, err := bigtable.NewClient(ctx, "proj", "inst")
+	c, err := bigtable.NewClient(ctx, project, instance)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ac, err := bigtable.NewAdminClient(ctx, "proj", "inst")
+	ac, err := bigtable.NewAdminClient(ctx, project, instance)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,4 +418,26 @@ func httpGet(t *testing.T, url string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestDemo starts `shale demo` and reads its example data with the official
+// client, twice (a second start on the same directory loads nothing again).
+func TestDemo(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for run := 0; run < 2; run++ {
+		p := startShaleCmd(t, "demo", dir)
+		c, ac := p.clientsOf(t, "demo", "demo")
+		tables, err := ac.Tables(ctx)
+		if err != nil || !slices.Equal(tables, []string{"analytics", "counters"}) {
+			t.Fatalf("demo tables = %v, %v", tables, err)
+		}
+		got := keysOf(readAll(t, c.Open("analytics"), bigtable.PrefixRange("phone#4c410523")))
+		mustEqual(t, "demo prefix read", got, []string{"phone#4c410523#20190501", "phone#4c410523#20190502", "phone#4c410523#20190505"})
+		row, err := c.Open("counters").ReadRow(ctx, "page#home")
+		if err != nil || len(row["clicks"]) != 1 || string(row["clicks"][0].Value) != "\x00\x00\x00\x00\x00\x00\x00\x03" {
+			t.Fatalf("counters page#home = %v, %v", row, err)
+		}
+		p.stop(t)
+	}
 }

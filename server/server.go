@@ -41,6 +41,12 @@ func Start(cfg Config) (*Server, error) {
 	if s.engine, err = storage.Open(dir, opts); err != nil {
 		return nil, err
 	}
+	if cfg.Demo {
+		if err := LoadDemo(context.Background(), s.engine); err != nil {
+			s.engine.Close()
+			return nil, err
+		}
+	}
 	if s.grpcLis, err = net.Listen("tcp", cfg.GRPCAddr); err != nil {
 		s.engine.Close()
 		return nil, fmt.Errorf("grpc listener: %w", err)
@@ -76,6 +82,10 @@ func Start(cfg Config) (*Server, error) {
 	log.Info("shale: Bigtable gRPC API listening", "addr", s.grpcLis.Addr().String(), "data", cfg.DataDir,
 		"hint", "BIGTABLE_EMULATOR_HOST="+s.grpcLis.Addr().String())
 	log.Info("shale: HTTP listening (/healthz, /metrics)", "addr", s.httpLis.Addr().String())
+	if cfg.Demo {
+		log.Info("shale: demo instance loaded (tables analytics, counters)", "project", "demo", "instance", "demo",
+			"try", fmt.Sprintf("BIGTABLE_EMULATOR_HOST=%s cbt -project demo -instance demo read analytics prefix=phone#4c410523", s.grpcLis.Addr()))
+	}
 	return s, nil
 }
 

@@ -19,6 +19,7 @@ const usage = `usage: shale <command> [flags]
 
 commands:
   serve   run the server (Bigtable gRPC API, /healthz and /metrics)
+  demo    serve, with a demo instance loaded with example tables
 
 run 'shale <command> -h' for a command's flags
 `
@@ -31,7 +32,9 @@ func main() {
 	var err error
 	switch os.Args[1] {
 	case "serve":
-		err = serve(os.Args[2:])
+		err = serve(os.Args[2:], false)
+	case "demo":
+		err = serve(os.Args[2:], true)
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return
@@ -56,8 +59,12 @@ func serveFlags(fs *flag.FlagSet) (cfg *server.Config, sync *bool) {
 	return cfg, sync
 }
 
-func serve(args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+func serve(args []string, demo bool) error {
+	name := "serve"
+	if demo {
+		name = "demo"
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	cfg, sync := serveFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -68,6 +75,7 @@ func serve(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	cfg.Demo = demo
 	return server.Run(ctx, *cfg, func() (context.Context, context.CancelFunc) {
 		return context.WithTimeout(context.Background(), 30*time.Second)
 	})
