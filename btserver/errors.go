@@ -8,17 +8,22 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/shale-db/shale/sql/sqlerr"
 	"github.com/shale-db/shale/storage"
 )
 
-// grpcStatus turns an error from storage or from this package into a gRPC
-// status error, choosing the code by the storage sentinel the error wraps
-// (spec §10). Errors that already carry a status keep it; anything else is
-// INTERNAL. Every handler passes its errors through here, so no client sees
-// UNKNOWN.
+// grpcStatus turns an error from storage, the SQL engine or this package
+// into a gRPC status error, choosing the code by the *sqlerr.Error or the
+// storage sentinel the error wraps (spec §10). Errors that already carry a
+// status keep it; anything else is INTERNAL. Every handler passes its
+// errors through here, so no client sees UNKNOWN.
 func grpcStatus(err error) error {
 	if err == nil {
 		return nil
+	}
+	var se *sqlerr.Error
+	if errors.As(err, &se) && se.Code != sqlerr.Internal {
+		return status.Error(sqlCode(se.Code), err.Error())
 	}
 	for _, c := range sentinelCodes {
 		if errors.Is(err, c.err) {
@@ -52,6 +57,27 @@ var sentinelCodes = []struct {
 	{storage.ErrAborted, codes.Aborted},
 	{storage.ErrResourceExhausted, codes.ResourceExhausted},
 	{storage.ErrClosed, codes.Unavailable},
+}
+
+// sqlCode chooses the gRPC code of a SQL error (spec §10): errors in the
+// query are INVALID_ARGUMENT, except an unknown table, which is NOT_FOUND
+// as it is for the Data API; failures while computing values (division by
+// zero, overflow, a bad cast or conversion) are OUT_OF_RANGE.
+func sqlCode(c sqlerr.Code) codes.Code {
+	switch c {
+	case sqlerr.Syntax, sqlerr.NotSupported, sqlerr.UndefinedColumn, sqlerr.UndefinedFunction,
+		sqlerr.UndefinedParameter, sqlerr.TypeMismatch, sqlerr.InvalidArgument:
+		return codes.InvalidArgument
+	case sqlerr.UndefinedTable:
+		return codes.NotFound
+	case sqlerr.DivisionByZero, sqlerr.OutOfRange, sqlerr.InvalidValue:
+		return codes.OutOfRange
+	case sqlerr.ResourceExhausted:
+		return codes.ResourceExhausted
+	case sqlerr.Canceled:
+		return codes.Canceled
+	}
+	return codes.Internal
 }
 
 // unimplemented returns an UNIMPLEMENTED status for a feature Shale does not

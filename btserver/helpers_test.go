@@ -40,6 +40,12 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvOpts(t, btserver.Options{})
+}
+
+// newEnvOpts is newEnv with server options (a SQL engine, a clock).
+func newEnvOpts(t testing.TB, opts btserver.Options) *env {
+	t.Helper()
 	ctx := context.Background()
 	e, err := storage.Open("", storage.Options{InMemory: true, SweepInterval: -1})
 	if err != nil {
@@ -55,7 +61,7 @@ func newEnv(t testing.TB) *env {
 	})
 	lis := bufconn.Listen(1 << 20)
 	gs := grpc.NewServer(btserver.ServerOptions()...)
-	btserver.New(e, btserver.Options{}).Register(gs)
+	btserver.New(e, opts).Register(gs)
 	go func() { _ = gs.Serve(lis) }()
 	t.Cleanup(gs.Stop)
 	conn, err := grpc.NewClient("passthrough:///bufnet",

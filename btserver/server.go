@@ -19,6 +19,9 @@ type Options struct {
 	Clock func() time.Time
 	// Observer receives data-traffic counts; default none.
 	Observer Observer
+	// SQL prepares and runs GoogleSQL queries for PrepareQuery and
+	// ExecuteQuery; nil leaves both UNIMPLEMENTED.
+	SQL SQL
 }
 
 // MaxMessageSize is the largest gRPC message Bigtable accepts in either
@@ -40,9 +43,10 @@ func ServerOptions() []grpc.ServerOption {
 // Server serves the Bigtable Data API, Table Admin API and the Instance
 // Admin calls clients need, over one storage engine.
 type Server struct {
-	e    *storage.Engine
-	opts Options
-	seq  atomic.Uint64 // etag and operation sequence
+	e     *storage.Engine
+	opts  Options
+	seq   atomic.Uint64 // etag and operation sequence
+	stmts *stmtCache    // prepared statements by prepared-query token
 }
 
 // New returns a server over e.
@@ -53,7 +57,7 @@ func New(e *storage.Engine, opts Options) *Server {
 	if opts.Observer == nil {
 		opts.Observer = noObserver{}
 	}
-	return &Server{e: e, opts: opts}
+	return &Server{e: e, opts: opts, stmts: newStmtCache(stmtCacheSize)}
 }
 
 // Register registers the three services on s.
