@@ -1,7 +1,8 @@
 // Package server wires a Shale process together: it opens the storage
-// engine, starts the gRPC listener (Bigtable Data and Admin APIs, btserver)
-// and the HTTP listener (/healthz, Prometheus /metrics), and shuts them down
-// in order.
+// engine, starts the gRPC listener (Bigtable Data and Admin APIs, btserver,
+// with the SQL engine behind PrepareQuery/ExecuteQuery through the adapter
+// in sqlexec.go) and the HTTP listener (/healthz, Prometheus /metrics), and
+// shuts them down in order.
 //
 // # Lifecycle
 //

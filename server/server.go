@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/shale-db/shale/btserver"
+	"github.com/shale-db/shale/engine"
 	"github.com/shale-db/shale/storage"
 )
 
@@ -61,7 +62,8 @@ func Start(cfg Config) (*Server, error) {
 		grpc.ChainUnaryInterceptor(s.metrics.unary),
 		grpc.ChainStreamInterceptor(s.metrics.stream))
 	s.grpc = grpc.NewServer(gopts...)
-	btserver.New(s.engine, btserver.Options{Observer: s.metrics}).Register(s.grpc)
+	sqlEngine := engine.New(s.engine, engine.Options{})
+	btserver.New(s.engine, btserver.Options{Observer: s.metrics, SQL: btSQL{sqlEngine}}).Register(s.grpc)
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,23 @@
+// Package engine is a query's life: parse and bind (package sql), plan
+// (package planner), build operators (package exec) and run them against
+// the storage engine, with prepared statements and EXPLAIN [ANALYZE].
+//
+// # Data flow
+//
+//	Prepare(instance, text, param types) → sql.Analyze → planner.New → *Statement
+//	Statement.Run(param values) → exec.Build → Operator tree → *Rows
+//
+// A Statement is immutable and safe for concurrent Runs; each Run builds
+// fresh operators, so a prepared plan is reused without re-planning.
+//
+// # Invariants
+//
+// G1: every error returned (by Prepare, Run, or Rows.Err) is a
+// *sqlerr.Error; when it concerns part of the query text it carries a
+// line:column position.
+// G2: Rows.Row is valid until the next call to Next; Close releases the
+// read and may be called at any time, also before the end.
+// G3: a Run checks the parameter values against the declared types: every
+// declared parameter the query uses must be bound, with a value of its
+// type or NULL.
+package engine

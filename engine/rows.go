@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/shale-db/shale/exec"
+	"github.com/shale-db/shale/planner"
+	"github.com/shale-db/shale/sql/types"
+)
+
+// Rows is the result stream of a Run.
+type Rows struct {
+	s     *Statement
+	run   *exec.Run
+	ctx   context.Context
+	open  bool
+	batch *exec.Batch
+	i     int
+	row   []types.Value
+	err   error
+	lines []string // EXPLAIN output
+}
+
+// Next advances to the next row; false at the end or on error (see Err).
+func (r *Rows) Next() bool {
+	if r.lines != nil {
+		if len(r.lines) == 0 {
+			return false
+		}
+		r.row = []types.Value{types.StringValue(r.lines[0])}
+		r.lines = r.lines[1:]
+		return true
+	}
+	if !r.open || r.err != nil {
+		return false
+	}
+	for r.batch == nil || r.i >= len(r.batch.Rows) {
+		b, err := r.run.Root.Next()
+		if err != nil {
+			r.err = positioned(r.s.text, err)
+			r.Close()
+			return false
+		}
+		if b == nil {
+			r.Close()
+			return false
+		}
+		r.batch, r.i = b, 0
+	}
+	r.row = r.batch.Rows[r.i]
+	r.i++
+	return true
+}
+
+// Row returns the current row; valid until the next call to Next.
+func (r *Rows) Row() []types.Value { return r.row }
+
+// Err returns the error that ended the iteration, if any.
+func (r *Rows) Err() error { return r.err }
+
+// Close releases the run; it is safe to call more than once.
+func (r *Rows) Close() error {
+	if !r.open {
+		return nil
+	}
+	r.open = false
+	return r.run.Root.Close()
+}
+
+// explain prepares the EXPLAIN output: the plan, or for EXPLAIN ANALYZE
+// the plan with the statistics of a complete run.
+func (r *Rows) explain() error {
+	text := planner.Format(r.s.plan.Root, nil)
+	if r.s.plan.Analyze {
+		if err := r.run.Root.Open(r.ctx); err != nil {
+			r.run.Root.Close()
+			return positioned(r.s.text, err)
+		}
+		for {
+			b, err := r.run.Root.Next()
+			if err != nil {
+				r.run.Root.Close()
+				return positioned(r.s.text, err)
+			}
+			if b == nil {
+				break
+			}
+		}
+		r.run.Root.Close()
+		text = r.run.Format(r.s.plan.Root, hideTimes(r.ctx))
+	}
+	r.lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	return nil
+}
+
+type hideTimesKey struct{}
+
+// WithoutTimes returns a context under which EXPLAIN ANALYZE omits
+// durations (deterministic test output).
+func WithoutTimes(ctx context.Context) context.Context {
+	return context.WithValue(ctx, hideTimesKey{}, true)
+}
+
+func hideTimes(ctx context.Context) bool { return ctx.Value(hideTimesKey{}) != nil }

@@ -1,0 +1,181 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+
+	"github.com/shale-db/shale/planner"
+	"github.com/shale-db/shale/sql"
+	"github.com/shale-db/shale/sql/sqlerr"
+	"github.com/shale-db/shale/sql/types"
+)
+
+// aggOp is hash aggregation: it consumes its whole input, then yields one
+// row per group ([GroupBy..., Aggs...]); with no GROUP BY exactly one row.
+type aggOp struct {
+	in     Operator
+	n      *planner.Aggregate
+	env    sql.Env
+	limit  int64
+	groups map[string]*group
+	order  []*group // first-seen order, for deterministic output
+	mem    int64
+	out    Batch
+	done   bool
+	key    []byte
+	args   []types.Value
+}
+
+type group struct {
+	keys []types.Value
+	accs []sql.Accumulator
+	seen []map[string]bool // DISTINCT arguments
+}
+
+func newAggOp(in Operator, n *planner.Aggregate, d Deps) *aggOp {
+	return &aggOp{in: in, n: n, env: sql.Env{Params: d.Params}, limit: d.Options.MemoryLimit,
+		groups: map[string]*group{}}
+}
+
+func (a *aggOp) Open(ctx context.Context) error { return a.in.Open(ctx) }
+func (a *aggOp) Close() error                   { return a.in.Close() }
+
+func (a *aggOp) Next() (*Batch, error) {
+	if a.done {
+		return nil, nil
+	}
+	a.done = true
+	for {
+		b, err := a.in.Next()
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		for _, r := range b.Rows {
+			if err := a.add(r); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(a.n.GroupBy) == 0 && len(a.order) == 0 {
+		a.order = append(a.order, a.newGroup(nil))
+	}
+	for _, g := range a.order {
+		row := make([]types.Value, 0, len(g.keys)+len(g.accs))
+		row = append(row, g.keys...)
+		for _, acc := range g.accs {
+			v, err := acc.Result()
+			if err != nil {
+				return nil, err
+			}
+			row = append(row, v)
+		}
+		a.out.Rows = append(a.out.Rows, row)
+	}
+	if len(a.out.Rows) == 0 {
+		return nil, nil
+	}
+	return &a.out, nil
+}
+
+func (a *aggOp) newGroup(keys []types.Value) *group {
+	g := &group{keys: keys, accs: make([]sql.Accumulator, len(a.n.Aggs)), seen: make([]map[string]bool, len(a.n.Aggs))}
+	for i, c := range a.n.Aggs {
+		ts := make([]*types.Type, len(c.Args))
+		for j, x := range c.Args {
+			ts[j] = x.Type()
+		}
+		g.accs[i] = c.Fn.Agg.New(c.T, ts)
+		if c.Distinct {
+			g.seen[i] = map[string]bool{}
+		}
+	}
+	return g
+}
+
+func (a *aggOp) add(r []types.Value) error {
+	a.env.Row = r
+	a.key = a.key[:0]
+	var keys []types.Value
+	for _, e := range a.n.GroupBy {
+		v, err := sql.Eval(e, &a.env)
+		if err != nil {
+			return err
+		}
+		a.key = appendKey(a.key, v)
+		keys = append(keys, v)
+	}
+	g := a.groups[string(a.key)]
+	if g == nil {
+		for i, k := range keys {
+			keys[i] = sql.CopyValue(k)
+			a.mem += sql.ValueSize(k)
+		}
+		g = a.newGroup(keys)
+		a.groups[string(a.key)] = g
+		a.order = append(a.order, g)
+		a.mem += int64(len(a.key)) + 128
+	}
+	for i, c := range a.n.Aggs {
+		a.args = a.args[:0]
+		for _, x := range c.Args {
+			v, err := sql.Eval(x, &a.env)
+			if err != nil {
+				return err
+			}
+			a.args = append(a.args, v)
+		}
+		if c.Distinct {
+			if a.args[0].IsNull() {
+				continue
+			}
+			k := string(appendKey(nil, a.args[0]))
+			if g.seen[i][k] {
+				continue
+			}
+			g.seen[i][k] = true
+			a.mem += int64(len(k)) + 64
+		}
+		before := g.accs[i].Mem()
+		if err := g.accs[i].Add(a.args); err != nil {
+			return err
+		}
+		a.mem += g.accs[i].Mem() - before
+	}
+	if a.mem > a.limit {
+		return sqlerr.New(sqlerr.ResourceExhausted,
+			"aggregation exceeded its memory limit of %d bytes", a.limit)
+	}
+	return nil
+}
+
+// appendKey appends an injective encoding of v (grouping and DISTINCT:
+// NULLs group together, numbers compare by value).
+func appendKey(dst []byte, v types.Value) []byte {
+	if v.IsNull() {
+		return append(dst, 0)
+	}
+	dst = append(dst, byte(v.Kind()))
+	switch v.Kind() {
+	case types.KindFloat32, types.KindFloat64:
+		f := v.Float64()
+		if f == 0 {
+			f = 0 // -0 groups with 0
+		}
+		dst = binary.BigEndian.AppendUint64(dst, math.Float64bits(f))
+	case types.KindString, types.KindBytes, types.KindProto:
+		dst = binary.AppendUvarint(dst, uint64(len(v.Bytes())))
+		dst = append(dst, v.Bytes()...)
+	case types.KindArray, types.KindStruct, types.KindMap:
+		dst = binary.AppendUvarint(dst, uint64(len(v.Elems())))
+		for _, e := range v.Elems() {
+			dst = appendKey(dst, e)
+		}
+	default:
+		dst = binary.BigEndian.AppendUint64(dst, uint64(v.Int64()))
+	}
+	return dst
+}

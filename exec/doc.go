@@ -1,0 +1,24 @@
+// Package exec runs plans: it builds a tree of operators from a
+// planner.Node tree and streams batches of rows through it.
+//
+// # Data flow
+//
+// Build(plan) → Operator tree. The scan operator reads a table through
+// the one narrow Scanner interface (scanner.go): resolved key spans,
+// families/qualifiers, time bounds, cells per column, a row limit and a
+// direction in; rows of cells out. StorageScanner implements it over
+// storage.Engine; a Cloud Bigtable backend can implement it too. The scan
+// turns cells into SQL values (`_key`, one MAP per family read), applies
+// the residual, and hands batches up through filter, unnest, unpack,
+// aggregate, project, sort and limit operators.
+//
+// # Invariants
+//
+// E1: a Batch and every value in it are valid until the next call to Next
+// of the operator that returned it; an operator that keeps values across
+// calls (sort, aggregate) deep-copies them (sql.CopyValue).
+// E2: scan, filter, project, unnest, unpack and limit hold O(batch) memory
+// independent of table size; sort and aggregate count the bytes they hold
+// and fail with sqlerr.ResourceExhausted past Options.MemoryLimit.
+// E3: every error an operator returns is a *sqlerr.Error.
+package exec

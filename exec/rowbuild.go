@@ -1,0 +1,136 @@
+package exec
+
+import (
+	"encoding/binary"
+
+	"github.com/shale-db/shale/catalog"
+	"github.com/shale-db/shale/planner"
+	"github.com/shale-db/shale/sql/types"
+	"github.com/shale-db/shale/storage"
+)
+
+// buildRow turns a storage row into the scan's SQL row (`_key`, then one
+// MAP per family read; unread families are NULL). Values live in the
+// batch slabs (invariant E1).
+func (s *scanOp) buildRow(r *storage.Row) []types.Value {
+	w := s.n.Width
+	start := len(s.vals)
+	s.vals = append(s.vals, make([]types.Value, w)...)
+	if s.n.NeedKey {
+		s.vals[start] = types.BytesValue(s.copyBytes(r.Key))
+	}
+	cells := r.Cells
+	for _, rd := range s.n.Reads {
+		i := 0
+		for i < len(cells) && cells[i].Family < rd.Family.Name {
+			i++
+		}
+		j := i
+		for j < len(cells) && cells[j].Family == rd.Family.Name {
+			j++
+		}
+		v := s.familyValue(rd, cells[i:j])
+		s.vals[start+rd.Col] = v
+		cells = cells[j:]
+	}
+	return s.vals[start : start+w : start+w]
+}
+
+// familyValue builds MAP<BYTES, V> (latest cell per qualifier) or, with
+// history, MAP<BYTES, ARRAY<STRUCT<timestamp, value>>> (newest first).
+func (s *scanOp) familyValue(rd planner.FamilyRead, cells []storage.Cell) types.Value {
+	t := rd.Family.Type(s.n.History)
+	kv := s.kv[:0]
+	for i := 0; i < len(cells); {
+		q := cells[i].Qualifier
+		j := i
+		for j < len(cells) && string(cells[j].Qualifier) == string(q) {
+			j++
+		}
+		if !selected(rd, q) {
+			i = j
+			continue
+		}
+		var val types.Value
+		if s.n.History {
+			val = s.versions(rd.Family, cells[i:j])
+		} else {
+			val = s.cellValue(rd.Family, cells[i:j])
+		}
+		if !val.IsNull() {
+			kv = append(kv, types.BytesValue(s.copyBytes(q)), val)
+		}
+		i = j
+	}
+	s.kv = kv
+	start := len(s.vals)
+	s.vals = append(s.vals, kv...)
+	return types.MapValue(t, s.vals[start:len(s.vals):len(s.vals)])
+}
+
+func selected(rd planner.FamilyRead, q []byte) bool {
+	if rd.Qualifiers == nil {
+		return true
+	}
+	for _, x := range rd.Qualifiers {
+		if string(x) == string(q) {
+			return true
+		}
+	}
+	return false
+}
+
+// cellValue returns the newest data cell of a column, or NULL.
+func (s *scanOp) cellValue(f catalog.Family, cells []storage.Cell) types.Value {
+	for _, c := range cells {
+		if len(c.Labels) == 0 {
+			return s.decode(f, c.Value)
+		}
+	}
+	return types.Value{}
+}
+
+func (s *scanOp) versions(f catalog.Family, cells []storage.Cell) types.Value {
+	vt := f.VersionType()
+	n := 0
+	for _, c := range cells {
+		if len(c.Labels) == 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return types.Value{}
+	}
+	// Reserve the array and the struct fields in one slab region.
+	start := len(s.vals)
+	s.vals = append(s.vals, make([]types.Value, 3*n)...)
+	elems := s.vals[start : start+n : start+n]
+	fields := s.vals[start+n : start+3*n]
+	k := 0
+	for _, c := range cells {
+		if len(c.Labels) > 0 {
+			continue
+		}
+		fields[2*k] = types.TimestampValue(c.Timestamp)
+		fields[2*k+1] = s.decode(f, c.Value)
+		elems[k] = types.StructValue(vt, fields[2*k:2*k+2:2*k+2])
+		k++
+	}
+	return types.ArrayValue(types.ArrayOf(vt), elems)
+}
+
+func (s *scanOp) decode(f catalog.Family, v []byte) types.Value {
+	if f.Int64 {
+		if len(v) != 8 {
+			return types.NullOf(types.Int64)
+		}
+		return types.Int64Value(int64(binary.BigEndian.Uint64(v)))
+	}
+	return types.BytesValue(s.copyBytes(v))
+}
+
+func (s *scanOp) copyBytes(b []byte) []byte {
+	start := len(s.buf)
+	s.buf = append(s.buf, b...)
+	return s.buf[start:len(s.buf):len(s.buf)]
+}

@@ -1,0 +1,124 @@
+package planner
+
+import (
+	"github.com/shale-db/shale/catalog"
+	"github.com/shale-db/shale/sql"
+	"github.com/shale-db/shale/sql/types"
+)
+
+// Node is a plan node; a sealed sum type.
+type Node interface {
+	Children() []Node
+	planNode()
+}
+
+// Plan is a planned statement.
+type Plan struct {
+	Root    Node
+	Columns []types.Field
+	Params  map[string]*types.Type
+	Explain bool
+	Analyze bool
+}
+
+// FamilyRead is one family a scan reads into row column Col.
+type FamilyRead struct {
+	Family catalog.Family
+	Col    int
+	// Qualifiers, when non-nil, are the only qualifiers read (sorted,
+	// unique); nil reads the whole family.
+	Qualifiers [][]byte
+}
+
+// Scan reads rows of a table.
+type Scan struct {
+	Table *catalog.Table
+	// Width is the row width: `_key` then one column per family.
+	Width   int
+	NeedKey bool
+	Reads   []FamilyRead
+	History bool
+	// Temporal bounds, constant expressions or nil (spec §4.3).
+	AsOf, After, AfterOrEqual, Before, BeforeOrEqual, LatestN sql.Expr
+	Keys                                                      KeySet
+	Residual                                                  sql.Expr
+	// Limit and Offset, when Limit is set, stop the scan after
+	// Limit+Offset rows (pushed down).
+	Limit, Offset sql.Expr
+	Reverse       bool
+}
+
+// Values produces one row with no columns.
+type Values struct{}
+
+// Filter passes rows for which Pred is TRUE.
+type Filter struct {
+	Input Node
+	Pred  sql.Expr
+}
+
+// Project computes Exprs over each input row.
+type Project struct {
+	Input Node
+	Exprs []sql.Expr
+	// Names name the output columns (EXPLAIN).
+	Names []string
+}
+
+// Aggregate groups rows by GroupBy (hash aggregation) and computes Aggs;
+// its row is [GroupBy..., Aggs...]. With no GroupBy it yields one row.
+type Aggregate struct {
+	Input   Node
+	GroupBy []sql.Expr
+	Aggs    []*sql.AggCall
+}
+
+// Sort orders rows; with Limit set it keeps only the first Limit+Offset
+// (top-N).
+type Sort struct {
+	Input         Node
+	Keys          []sql.OrderItem
+	Limit, Offset sql.Expr
+}
+
+// Limit skips Offset rows then passes at most Count.
+type Limit struct {
+	Input         Node
+	Count, Offset sql.Expr
+}
+
+// Unnest appends each element of Array (and its offset) to its input row,
+// one output row per element.
+type Unnest struct {
+	Input      Node
+	Array      sql.Expr
+	WithOffset bool
+}
+
+// Unpack expands each input row into one row per distinct cell timestamp
+// (spec §4.4); its row is the input columns transformed by Kinds, then
+// `_timestamp`.
+type Unpack struct {
+	Input Node
+	Kinds []sql.UnpackKind
+}
+
+func (n *Scan) Children() []Node      { return nil }
+func (n *Values) Children() []Node    { return nil }
+func (n *Filter) Children() []Node    { return []Node{n.Input} }
+func (n *Project) Children() []Node   { return []Node{n.Input} }
+func (n *Aggregate) Children() []Node { return []Node{n.Input} }
+func (n *Sort) Children() []Node      { return []Node{n.Input} }
+func (n *Limit) Children() []Node     { return []Node{n.Input} }
+func (n *Unnest) Children() []Node    { return []Node{n.Input} }
+func (n *Unpack) Children() []Node    { return []Node{n.Input} }
+
+func (*Scan) planNode()      {}
+func (*Values) planNode()    {}
+func (*Filter) planNode()    {}
+func (*Project) planNode()   {}
+func (*Aggregate) planNode() {}
+func (*Sort) planNode()      {}
+func (*Limit) planNode()     {}
+func (*Unnest) planNode()    {}
+func (*Unpack) planNode()    {}

@@ -1,0 +1,103 @@
+package server_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/bigtable"
+	"google.golang.org/grpc/codes"
+)
+
+// TestServeSQL runs GoogleSQL through `shale serve` with the official Go
+// client's PrepareStatement / Bind / Execute.
+func TestServeSQL(t *testing.T) {
+	ctx := context.Background()
+	p := startShale(t, t.TempDir())
+	c, ac := p.clients(t)
+	if err := ac.CreateTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ac.CreateColumnFamily(ctx, "t", "cf"); err != nil {
+		t.Fatal(err)
+	}
+	tbl := c.Open("t")
+	for _, m := range []struct {
+		row, col, val string
+		ts            bigtable.Timestamp
+	}{{"r1", "q", "b", 3}, {"r1", "q", "a", 5}, {"r2", "z", "c", 1}} {
+		mut := bigtable.NewMutation()
+		mut.Set("cf", m.col, m.ts, []byte(m.val))
+		if err := tbl.Apply(ctx, m.row, mut); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Parameters and literals of several types, without a table.
+	rows := execute(t, c, "SELECT @k AS k, @n AS n, 'x' AS s, [1, 2] AS a, STRUCT(1 AS a, 'b' AS b) AS st, "+
+		"CAST(1.5 AS FLOAT32) AS f, TIMESTAMP_FROM_UNIX_MILLIS(1000) AS ts, @none AS none",
+		map[string]bigtable.SQLType{"k": bigtable.BytesSQLType{}, "n": bigtable.Int64SQLType{}, "none": bigtable.StringSQLType{}},
+		map[string]any{"k": []byte("key"), "n": int64(42), "none": nil})
+	if len(rows) != 1 {
+		t.Fatalf("got %d rows, want 1", len(rows))
+	}
+	r := rows[0]
+	var k []byte
+	var n int64
+	var s string
+	var a []int64
+	var st bigtable.Struct
+	var f float32
+	var ts time.Time
+	var none *string
+	for name, dest := range map[string]any{"k": &k, "n": &n, "s": &s, "a": &a, "st": &st, "f": &f, "ts": &ts, "none": &none} {
+		if err := r.GetByName(name, dest); err != nil {
+			t.Errorf("GetByName(%s): %v", name, err)
+		}
+	}
+	var sb string
+	if string(k) != "key" || n != 42 || s != "x" || len(a) != 2 || a[1] != 2 || st.GetByName("b", &sb) != nil || sb != "b" ||
+		f != 1.5 || !ts.Equal(time.UnixMilli(1000)) || none != nil {
+		t.Errorf("got k=%q n=%d s=%q a=%v st.b=%q f=%v ts=%v none=%v", k, n, s, a, sb, f, ts, none)
+	}
+
+	// A table scan with a key range from a parameter, and an aggregate.
+	var keys []string
+	for _, r := range execute(t, c, "SELECT _key FROM t WHERE _key >= @from",
+		map[string]bigtable.SQLType{"from": bigtable.BytesSQLType{}}, map[string]any{"from": []byte("r")}) {
+		var key []byte
+		if err := r.GetByName("_key", &key); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, string(key))
+	}
+	mustEqual(t, "keys", keys, []string{"r1", "r2"})
+	rows = execute(t, c, "SELECT COUNT(*) AS n FROM t", nil, nil)
+	if len(rows) != 1 || rows[0].GetByName("n", &n) != nil || n != 2 {
+		t.Errorf("COUNT(*): %d rows, n=%d", len(rows), n)
+	}
+
+	_, err := c.PrepareStatement(ctx, "SELECT _key FROM no_such_table", nil)
+	wantCode(t, "unknown table", err, codes.NotFound)
+	_, err = c.PrepareStatement(ctx, "SELEC 1", nil)
+	wantCode(t, "syntax error", err, codes.InvalidArgument)
+}
+
+// execute prepares, binds and runs a query and returns its rows.
+func execute(t *testing.T, c *bigtable.Client, query string, ptypes map[string]bigtable.SQLType, params map[string]any) []bigtable.ResultRow {
+	t.Helper()
+	ctx := context.Background()
+	ps, err := c.PrepareStatement(ctx, query, ptypes)
+	if err != nil {
+		t.Fatalf("PrepareStatement(%s): %v", query, err)
+	}
+	bs, err := ps.Bind(params)
+	if err != nil {
+		t.Fatalf("Bind: %v", err)
+	}
+	var rows []bigtable.ResultRow
+	if err := bs.Execute(ctx, func(r bigtable.ResultRow) bool { rows = append(rows, r); return true }); err != nil {
+		t.Fatalf("Execute(%s): %v", query, err)
+	}
+	return rows
+}

@@ -1,0 +1,185 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/cloudspannerecosystem/memefish/ast"
+
+	"github.com/shale-db/shale/sql/sqlerr"
+)
+
+// expandSelect expands stars and names the select items (spec §4.8:
+// alias, else the column or field name, else $colN).
+func (b *binder) expandSelect(results []ast.SelectItem, sc *scope) ([]selectItem, error) {
+	var items []selectItem
+	for _, r := range results {
+		switch r := r.(type) {
+		case *ast.Star:
+			cols := make([]int, 0, len(sc.cols))
+			for i := range sc.cols {
+				cols = append(cols, i)
+			}
+			if len(cols) == 0 {
+				return nil, b.errAt(r, sqlerr.InvalidArgument, "SELECT * must have a FROM clause")
+			}
+			star, err := b.starItems(r, cols, sc, r.Except, r.Replace)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, star...)
+		case *ast.DotStar:
+			id, ok := r.Expr.(*ast.Ident)
+			cols, isTable := sc.table(identName(id, ok))
+			if !isTable {
+				return nil, b.errAt(r, sqlerr.NotSupported, "expr.* is only supported on a table name")
+			}
+			star, err := b.starItems(r, cols, sc, r.Except, r.Replace)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, star...)
+		case *ast.Alias:
+			items = append(items, selectItem{expr: r.Expr, name: r.As.Alias.Name, alias: true, node: r})
+		case *ast.ExprSelectItem:
+			items = append(items, selectItem{expr: r.Expr, name: implicitName(r.Expr), node: r})
+		}
+	}
+	return items, nil
+}
+
+func identName(id *ast.Ident, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return id.Name
+}
+
+// implicitName is the name GoogleSQL gives an unaliased expression.
+func implicitName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.Path:
+		return e.Idents[len(e.Idents)-1].Name
+	case *ast.SelectorExpr:
+		return e.Ident.Name
+	case *ast.ParenExpr:
+		return implicitName(e.Expr)
+	}
+	return ""
+}
+
+func (b *binder) starItems(n ast.Node, cols []int, sc *scope, ex *ast.StarModifierExcept, rep *ast.StarModifierReplace) ([]selectItem, error) {
+	skip := map[int]bool{}
+	if ex != nil {
+		for _, id := range ex.Columns {
+			i, ok := sc.find(id.Name, cols)
+			if !ok {
+				return nil, b.errAt(id, sqlerr.UndefinedColumn, "column %s in SELECT * EXCEPT list does not exist", id.Name)
+			}
+			skip[i] = true
+		}
+	}
+	replace := map[int]*ast.StarModifierReplaceItem{}
+	if rep != nil {
+		for _, it := range rep.Columns {
+			i, ok := sc.find(it.Name.Name, cols)
+			if !ok {
+				return nil, b.errAt(it.Name, sqlerr.UndefinedColumn, "column %s in SELECT * REPLACE list does not exist", it.Name.Name)
+			}
+			replace[i] = it
+		}
+	}
+	var out []selectItem
+	for _, i := range cols {
+		if skip[i] {
+			continue
+		}
+		c := sc.cols[i]
+		if it, ok := replace[i]; ok {
+			out = append(out, selectItem{expr: it.Expr, name: c.name, alias: true, node: it})
+			continue
+		}
+		out = append(out, selectItem{bound: &ColRef{Idx: i, Name: c.name, T: c.t, Pos: int(n.Pos())}, name: c.name, node: n})
+	}
+	return out, nil
+}
+
+// hasAggregate reports whether the select list or ORDER BY calls an
+// aggregate (an aggregation without GROUP BY).
+func (b *binder) hasAggregate(sel *ast.Select, ob *ast.OrderBy) bool {
+	found := false
+	visit := func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CountStarExpr:
+			found = true
+		case *ast.CallExpr:
+			if fn := Lookup(n.Func.SQL()); fn != nil && fn.Agg != nil {
+				found = true
+			}
+		case *ast.ScalarSubQuery, *ast.ArraySubQuery, *ast.ExistsSubQuery:
+			return false
+		}
+		return !found
+	}
+	ast.InspectMany(sel.Results, visit)
+	if sel.Having != nil {
+		ast.Inspect(sel.Having, visit)
+	}
+	if ob != nil {
+		ast.Inspect(ob, visit)
+	}
+	return found
+}
+
+// bindGroupBy binds GROUP BY items: an ordinal or a select alias names a
+// select item; anything else is an expression over the FROM row.
+func (b *binder) bindGroupBy(q *Query, gb *ast.GroupBy, items []selectItem, sc *scope) error {
+	ec := &exprCtx{scope: sc, noAgg: "GROUP BY"}
+	for _, g := range gb.Exprs {
+		var e Expr
+		var err error
+		it, ok, err := b.selectRef(g, items)
+		switch {
+		case err != nil:
+			return err
+		case ok && it.bound != nil:
+			e = it.bound
+		case ok:
+			e, err = b.bindExpr(it.expr, ec)
+		default:
+			e, err = b.bindExpr(g, ec)
+		}
+		if err != nil {
+			return err
+		}
+		if !e.Type().IsScalar() {
+			return b.errAt(g, sqlerr.TypeMismatch, "cannot GROUP BY a value of type %s", e.Type())
+		}
+		q.GroupBy = append(q.GroupBy, e)
+	}
+	return nil
+}
+
+// selectRef resolves an ordinal or a select-list alias.
+func (b *binder) selectRef(g ast.Expr, items []selectItem) (*selectItem, bool, error) {
+	switch g := g.(type) {
+	case *ast.IntLiteral:
+		c, err := b.bindLiteral(g)
+		if err != nil {
+			return nil, false, err
+		}
+		n := c.(*Const).V.Int64()
+		if n < 1 || n > int64(len(items)) {
+			return nil, false, b.errAt(g, sqlerr.InvalidArgument, "ordinal %d is out of range (1..%d)", n, len(items))
+		}
+		return &items[n-1], true, nil
+	case *ast.Ident:
+		for i := range items {
+			if items[i].alias && strings.EqualFold(items[i].name, g.Name) {
+				return &items[i], true, nil
+			}
+		}
+	}
+	return nil, false, nil
+}

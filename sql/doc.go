@@ -1,0 +1,31 @@
+// Package sql is the GoogleSQL front end: it parses a query with memefish
+// (the only package that imports it) and binds names and types against the
+// catalog into a typed IR that the planner consumes.
+//
+// # Data flow
+//
+//	text → parse (memefish, plus EXPLAIN [ANALYZE] and NULLS FIRST|LAST,
+//	       which memefish does not parse) → binder (scope.go, bind_*.go)
+//	     → Statement{Query{From Source, Where, GroupBy, Aggs, Having,
+//	       Select, OrderBy, Limit}}
+//
+// Expressions (ir.go) and sources (query.go) are sealed sum types. Scalar
+// functions, operators and aggregates live in one registry (funcs.go:
+// name → overloads → implementation) that the function-library issue
+// extends with Register and RegisterAgg. Eval (eval.go) is the evaluator
+// of the IR that package exec runs.
+//
+// # Invariants
+//
+// Q1: every Expr has a non-nil type; literal coercions (a string literal
+// to BYTES, DATE or TIMESTAMP, NULL to any type, INT64 to FLOAT64) are
+// applied at bind time, so operands of an operator have its signature's
+// types.
+// Q2: a ColRef indexes the row of the expression's scope: the From row,
+// or after aggregation [GroupBy..., Aggs...].
+// Q3: every error is a *sqlerr.Error; binder errors carry the byte offset
+// and line:column of the construct they concern, run-time errors the
+// offset of the failing expression (the engine adds line:column).
+// Q4: JOIN, UNION and other set operations, CTEs and subqueries (except
+// inside UNPACK) are refused with sqlerr.NotSupported at the construct.
+package sql

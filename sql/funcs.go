@@ -1,0 +1,111 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/shale-db/shale/sql/types"
+)
+
+// Function is a named SQL function: scalar (Overloads) or aggregate (Agg).
+// The registry maps upper-case names to functions; the function-library
+// issue adds entries with Register.
+type Function struct {
+	Name      string
+	Overloads []*Overload
+	Agg       *AggFunc
+}
+
+// Overload is one signature of a scalar function.
+type Overload struct {
+	// Args are the parameter types; a nil entry accepts any type (the
+	// overload's Result then checks it).
+	Args []*types.Type
+	// Variadic repeats the last parameter (zero or more times).
+	Variadic bool
+	// Ret is the result type; Result, when set, computes it from the
+	// argument types instead and may reject them.
+	Ret    *types.Type
+	Result func(args []*types.Type) (*types.Type, error)
+	// ArgTypes, when set, returns the types the arguments are coerced to,
+	// computed from their actual types (nil entries: as is); it lets a
+	// generic overload coerce a literal (MAP_CONTAINS_KEY's key).
+	ArgTypes func(args []*types.Type) []*types.Type
+	// Eval computes the result. Unless NullCalls is set, Eval is not called
+	// when an argument is NULL: the result is NULL.
+	Eval      func(args []types.Value, ret *types.Type) (types.Value, error)
+	NullCalls bool
+}
+
+// AggFunc is an aggregate function.
+type AggFunc struct {
+	// Result checks the argument types and returns the result type.
+	Result func(args []*types.Type) (*types.Type, error)
+	// New returns a fresh accumulator for one group.
+	New func(ret *types.Type, args []*types.Type) Accumulator
+	// CountStar marks COUNT, which accepts `*`.
+	CountStar bool
+}
+
+// Accumulator folds the rows of one group.
+type Accumulator interface {
+	// Add folds one row's argument values; they may alias row buffers, so
+	// an accumulator that keeps a value copies what it must.
+	Add(args []types.Value) error
+	// Result returns the aggregate of the rows added so far.
+	Result() (types.Value, error)
+	// Mem estimates the bytes the accumulator holds (memory caps).
+	Mem() int64
+}
+
+var registry = map[string]*Function{}
+
+// Register adds scalar overloads to a function (creating it if needed).
+func Register(name string, ovs ...*Overload) {
+	name = strings.ToUpper(name)
+	f := registry[name]
+	if f == nil {
+		f = &Function{Name: name}
+		registry[name] = f
+	}
+	f.Overloads = append(f.Overloads, ovs...)
+}
+
+// RegisterAgg adds an aggregate function.
+func RegisterAgg(name string, a *AggFunc) {
+	name = strings.ToUpper(name)
+	registry[name] = &Function{Name: name, Agg: a}
+}
+
+// Lookup returns a registered function or nil.
+func Lookup(name string) *Function { return registry[strings.ToUpper(name)] }
+
+// fixed returns a strict overload with fixed types.
+func fixed(ret *types.Type, eval func([]types.Value, *types.Type) (types.Value, error), args ...*types.Type) *Overload {
+	return &Overload{Args: args, Ret: ret, Eval: eval}
+}
+
+// generic returns a strict overload of n any-typed arguments.
+func generic(n int, result func([]*types.Type) (*types.Type, error), eval func([]types.Value, *types.Type) (types.Value, error)) *Overload {
+	return &Overload{Args: make([]*types.Type, n), Result: result, Eval: eval}
+}
+
+// kindIs returns a Result check that argument i has kind k.
+func needKind(fn string, i int, k types.Kind, args []*types.Type) error {
+	if i < len(args) && args[i].Kind != k {
+		return fmt.Errorf("%s expects %s as argument %d, got %s", fn, kindName(k), i+1, args[i])
+	}
+	return nil
+}
+
+func kindName(k types.Kind) string {
+	switch k {
+	case types.KindMap:
+		return "a MAP"
+	case types.KindArray:
+		return "an ARRAY"
+	case types.KindStruct:
+		return "a STRUCT"
+	}
+	return (&types.Type{Kind: k}).String()
+}

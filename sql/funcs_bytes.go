@@ -1,0 +1,118 @@
+package sql
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/shale-db/shale/sql/sqlerr"
+	"github.com/shale-db/shale/sql/types"
+)
+
+// Bigtable's byte decoders (spec §4.6): big-endian integers and floats.
+func init() {
+	Register("TO_INT64",
+		fixed(types.Int64, func(a []types.Value, _ *types.Type) (types.Value, error) {
+			b, err := fixedLen("TO_INT64", a[0].Bytes(), 8)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return types.Int64Value(int64(binary.BigEndian.Uint64(b))), nil
+		}, types.Bytes),
+		fixed(types.Int64, identity, types.Int64))
+	Register("TO_FLOAT64",
+		fixed(types.Float64, func(a []types.Value, _ *types.Type) (types.Value, error) {
+			b, err := fixedLen("TO_FLOAT64", a[0].Bytes(), 8)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return types.Float64Value(math.Float64frombits(binary.BigEndian.Uint64(b))), nil
+		}, types.Bytes),
+		fixed(types.Float64, identity, types.Float64))
+	Register("TO_FLOAT32", fixed(types.Float32, func(a []types.Value, _ *types.Type) (types.Value, error) {
+		b, err := fixedLen("TO_FLOAT32", a[0].Bytes(), 4)
+		if err != nil {
+			return types.Value{}, err
+		}
+		return types.Float32Value(math.Float32frombits(binary.BigEndian.Uint32(b))), nil
+	}, types.Bytes))
+	Register("TO_VECTOR32", fixed(types.ArrayOf(types.Float32), toVector(4), types.Bytes))
+	Register("TO_VECTOR64", fixed(types.ArrayOf(types.Float64), toVector(8), types.Bytes))
+}
+
+func identity(a []types.Value, _ *types.Type) (types.Value, error) { return a[0], nil }
+
+func fixedLen(fn string, b []byte, n int) ([]byte, error) {
+	if len(b) != n {
+		return nil, sqlerr.New(sqlerr.InvalidValue, "%s expects %d bytes, got %d", fn, n, len(b))
+	}
+	return b, nil
+}
+
+func toVector(width int) func([]types.Value, *types.Type) (types.Value, error) {
+	return func(a []types.Value, ret *types.Type) (types.Value, error) {
+		b := a[0].Bytes()
+		if len(b)%width != 0 {
+			return types.Value{}, sqlerr.New(sqlerr.InvalidValue,
+				"TO_VECTOR%d: %d bytes is not a multiple of %d", width*8, len(b), width)
+		}
+		out := make([]types.Value, len(b)/width)
+		for i := range out {
+			if width == 4 {
+				out[i] = types.Float32Value(math.Float32frombits(binary.BigEndian.Uint32(b[4*i:])))
+			} else {
+				out[i] = types.Float64Value(math.Float64frombits(binary.BigEndian.Uint64(b[8*i:])))
+			}
+		}
+		return types.ArrayValue(ret, out), nil
+	}
+}
+
+func init() {
+	Register("COSINE_DISTANCE", generic(2, func(a []*types.Type) (*types.Type, error) {
+		for i := range a {
+			if a[i].Kind != types.KindArray || !a[i].Elem.IsNumeric() {
+				return nil, fmt.Errorf("COSINE_DISTANCE expects numeric arrays, got %s", a[i])
+			}
+		}
+		return types.Float64, nil
+	}, cosineDistance))
+	Register("ARRAY_LENGTH", generic(1, func(a []*types.Type) (*types.Type, error) {
+		if err := needKind("ARRAY_LENGTH", 0, types.KindArray, a); err != nil {
+			return nil, err
+		}
+		return types.Int64, nil
+	}, func(a []types.Value, _ *types.Type) (types.Value, error) {
+		return types.Int64Value(int64(a[0].Len())), nil
+	}))
+}
+
+func cosineDistance(a []types.Value, _ *types.Type) (types.Value, error) {
+	x, y := a[0].Elems(), a[1].Elems()
+	if len(x) != len(y) {
+		return types.Value{}, sqlerr.New(sqlerr.InvalidValue,
+			"COSINE_DISTANCE: arrays have different lengths %d and %d", len(x), len(y))
+	}
+	var dot, nx, ny float64
+	for i := range x {
+		if x[i].IsNull() || y[i].IsNull() {
+			return types.Value{}, sqlerr.New(sqlerr.InvalidValue, "COSINE_DISTANCE: NULL array element")
+		}
+		xf, yf := num(x[i]), num(y[i])
+		dot += xf * yf
+		nx += xf * xf
+		ny += yf * yf
+	}
+	if nx == 0 || ny == 0 {
+		return types.Value{}, sqlerr.New(sqlerr.InvalidValue, "COSINE_DISTANCE: zero vector")
+	}
+	return types.Float64Value(1 - dot/(math.Sqrt(nx)*math.Sqrt(ny))), nil
+}
+
+// num reads an INT64 or float value as float64.
+func num(v types.Value) float64 {
+	if v.Kind() == types.KindInt64 {
+		return float64(v.Int64())
+	}
+	return v.Float64()
+}

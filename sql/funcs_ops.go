@@ -1,0 +1,175 @@
+package sql
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/shale-db/shale/sql/sqlerr"
+	"github.com/shale-db/shale/sql/types"
+)
+
+// Operators are registered as functions under their symbol; NEG is unary
+// minus. Comparison operands are unified to one type by the binder first.
+func init() {
+	for _, op := range []string{"=", "!=", "<", "<=", ">", ">="} {
+		Register(op, &Overload{Args: []*types.Type{nil, nil}, Result: comparable(op), Eval: compareOp(op)})
+	}
+	Register("+",
+		fixed(types.Int64, intOp(addInt), types.Int64, types.Int64),
+		fixed(types.Float64, floatOp(func(a, b float64) float64 { return a + b }), types.Float64, types.Float64))
+	Register("-",
+		fixed(types.Int64, intOp(subInt), types.Int64, types.Int64),
+		fixed(types.Float64, floatOp(func(a, b float64) float64 { return a - b }), types.Float64, types.Float64))
+	Register("*",
+		fixed(types.Int64, intOp(mulInt), types.Int64, types.Int64),
+		fixed(types.Float64, floatOp(func(a, b float64) float64 { return a * b }), types.Float64, types.Float64))
+	Register("/", fixed(types.Float64, divide, types.Float64, types.Float64))
+	Register("NEG",
+		fixed(types.Int64, func(a []types.Value, _ *types.Type) (types.Value, error) {
+			if a[0].Int64() == math.MinInt64 {
+				return types.Value{}, sqlerr.New(sqlerr.OutOfRange, "int64 overflow: -(%d)", a[0].Int64())
+			}
+			return types.Int64Value(-a[0].Int64()), nil
+		}, types.Int64),
+		fixed(types.Float64, func(a []types.Value, _ *types.Type) (types.Value, error) {
+			return types.Float64Value(-a[0].Float64()), nil
+		}, types.Float64))
+	Register("DIV", fixed(types.Int64, intOp(divInt), types.Int64, types.Int64))
+	Register("MOD", fixed(types.Int64, intOp(modInt), types.Int64, types.Int64))
+	Register("||",
+		fixed(types.String, concatValues, types.String, types.String),
+		fixed(types.Bytes, concatValues, types.Bytes, types.Bytes))
+	Register("LIKE",
+		fixed(types.Bool, likeOp, types.String, types.String),
+		fixed(types.Bool, likeOp, types.Bytes, types.Bytes))
+}
+
+func comparable(op string) func([]*types.Type) (*types.Type, error) {
+	return func(a []*types.Type) (*types.Type, error) {
+		if !a[0].Equal(a[1]) && !(a[0].IsNumeric() && a[1].IsNumeric()) {
+			return nil, fmt.Errorf("no matching signature for operator %s for argument types %s, %s", op, a[0], a[1])
+		}
+		if !a[0].IsScalar() && op != "=" && op != "!=" {
+			return nil, fmt.Errorf("operator %s is not defined for %s", op, a[0])
+		}
+		if a[0].Kind == types.KindMap || a[0].Kind == types.KindProto {
+			return nil, fmt.Errorf("operator %s is not defined for %s", op, a[0])
+		}
+		return types.Bool, nil
+	}
+}
+
+func compareOp(op string) func([]types.Value, *types.Type) (types.Value, error) {
+	return func(a []types.Value, _ *types.Type) (types.Value, error) {
+		if a[0].IsNaN() || a[1].IsNaN() {
+			return types.BoolValue(op == "!="), nil
+		}
+		c := types.Compare(a[0], a[1])
+		var r bool
+		switch op {
+		case "=":
+			r = c == 0
+		case "!=":
+			r = c != 0
+		case "<":
+			r = c < 0
+		case "<=":
+			r = c <= 0
+		case ">":
+			r = c > 0
+		default:
+			r = c >= 0
+		}
+		return types.BoolValue(r), nil
+	}
+}
+
+func intOp(f func(a, b int64) (int64, error)) func([]types.Value, *types.Type) (types.Value, error) {
+	return func(a []types.Value, _ *types.Type) (types.Value, error) {
+		r, err := f(a[0].Int64(), a[1].Int64())
+		if err != nil {
+			return types.Value{}, err
+		}
+		return types.Int64Value(r), nil
+	}
+}
+
+func floatOp(f func(a, b float64) float64) func([]types.Value, *types.Type) (types.Value, error) {
+	return func(a []types.Value, _ *types.Type) (types.Value, error) {
+		r := f(a[0].Float64(), a[1].Float64())
+		if math.IsInf(r, 0) && !math.IsInf(a[0].Float64(), 0) && !math.IsInf(a[1].Float64(), 0) {
+			return types.Value{}, sqlerr.New(sqlerr.OutOfRange, "float64 overflow")
+		}
+		return types.Float64Value(r), nil
+	}
+}
+
+func overflow(op string, a, b int64) error {
+	return sqlerr.New(sqlerr.OutOfRange, "int64 overflow: %d %s %d", a, op, b)
+}
+
+func addInt(a, b int64) (int64, error) {
+	r := a + b
+	if (a >= 0) == (b >= 0) && (r >= 0) != (a >= 0) {
+		return 0, overflow("+", a, b)
+	}
+	return r, nil
+}
+
+func subInt(a, b int64) (int64, error) {
+	r := a - b
+	if (a >= 0) != (b >= 0) && (r >= 0) != (a >= 0) {
+		return 0, overflow("-", a, b)
+	}
+	return r, nil
+}
+
+func mulInt(a, b int64) (int64, error) {
+	r := a * b
+	if a != 0 && (r/a != b || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64)) {
+		return 0, overflow("*", a, b)
+	}
+	return r, nil
+}
+
+func divInt(a, b int64) (int64, error) {
+	if b == 0 {
+		return 0, sqlerr.New(sqlerr.DivisionByZero, "division by zero: %d / 0", a)
+	}
+	if a == math.MinInt64 && b == -1 {
+		return 0, overflow("/", a, b)
+	}
+	return a / b, nil
+}
+
+func modInt(a, b int64) (int64, error) {
+	if b == 0 {
+		return 0, sqlerr.New(sqlerr.DivisionByZero, "division by zero: MOD(%d, 0)", a)
+	}
+	if b == -1 {
+		return 0, nil
+	}
+	return a % b, nil
+}
+
+func divide(a []types.Value, _ *types.Type) (types.Value, error) {
+	if a[1].Float64() == 0 {
+		return types.Value{}, sqlerr.New(sqlerr.DivisionByZero, "division by zero: %s / %s", a[0], a[1])
+	}
+	return types.Float64Value(a[0].Float64() / a[1].Float64()), nil
+}
+
+func concatValues(a []types.Value, ret *types.Type) (types.Value, error) {
+	n := 0
+	for _, v := range a {
+		n += len(v.Bytes())
+	}
+	b := make([]byte, 0, n)
+	for _, v := range a {
+		b = append(b, v.Bytes()...)
+	}
+	if ret.Kind == types.KindString {
+		return types.StringBytesValue(b), nil
+	}
+	return types.BytesValue(b), nil
+}

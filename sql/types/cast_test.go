@@ -1,0 +1,36 @@
+package types
+
+import "testing"
+
+func TestCast(t *testing.T) {
+	for _, tc := range []struct {
+		v    Value
+		to   *Type
+		want string
+	}{
+		{StringValue("42"), Int64, "42"},
+		{StringValue(" 0x10 "), Int64, "16"},
+		{Float64Value(2.5), Int64, "3"},
+		{Float64Value(-2.5), Int64, "-3"},
+		{Int64Value(3), Bool, "TRUE"},
+		{StringValue("TRUE"), Bool, "TRUE"},
+		{BytesValue([]byte("ab")), String, `"ab"`},
+		{StringValue("2022-01-10T13:14:00Z"), Timestamp, `TIMESTAMP "2022-01-10T13:14:00Z"`},
+		{StringValue("2024-06-01"), Date, `DATE "2024-06-01"`},
+		{Float64Value(1.5), String, `"1.5"`},
+	} {
+		got, err := Cast(tc.v, tc.to)
+		if err != nil {
+			t.Fatalf("%s → %s: %v", tc.v, tc.to, err)
+		}
+		if got.String() != tc.want {
+			t.Errorf("%s → %s = %s, want %s", tc.v, tc.to, got, tc.want)
+		}
+	}
+	if _, err := Cast(BytesValue([]byte{0xff}), String); err == nil {
+		t.Error("invalid UTF-8 cast succeeded")
+	}
+	if CanCast(Bytes, Int64) {
+		t.Error("BYTES → INT64 allowed")
+	}
+}
