@@ -17,11 +17,11 @@ type unpackOp struct {
 	kinds []sql.UnpackKind
 	size  int
 
-	cur  *Batch
-	ri   int
-	ts   []int64 // timestamps of the current row, descending
-	ti   int
-	out  Batch
+	cur *Batch
+	ri  int
+	ts  []int64 // timestamps of the current row, descending
+	ti  int
+	out Batch
 }
 
 func (u *unpackOp) Open(ctx context.Context) error { return u.in.Open(ctx) }
