@@ -80,24 +80,17 @@ func selected(rd planner.FamilyRead, q []byte) bool {
 	return false
 }
 
-// cellValue returns the newest data cell of a column, or NULL.
+// cellValue returns the newest cell of a column, or NULL.
 func (s *scanOp) cellValue(f catalog.Family, cells []storage.Cell) types.Value {
-	for _, c := range cells {
-		if len(c.Labels) == 0 {
-			return s.decode(f, c.Value)
-		}
+	if len(cells) == 0 {
+		return types.Value{}
 	}
-	return types.Value{}
+	return s.decode(f, cells[0].Value)
 }
 
 func (s *scanOp) versions(f catalog.Family, cells []storage.Cell) types.Value {
 	vt := f.VersionType()
-	n := 0
-	for _, c := range cells {
-		if len(c.Labels) == 0 {
-			n++
-		}
-	}
+	n := len(cells)
 	if n == 0 {
 		return types.Value{}
 	}
@@ -106,15 +99,10 @@ func (s *scanOp) versions(f catalog.Family, cells []storage.Cell) types.Value {
 	s.vals = append(s.vals, make([]types.Value, 3*n)...)
 	elems := s.vals[start : start+n : start+n]
 	fields := s.vals[start+n : start+3*n]
-	k := 0
-	for _, c := range cells {
-		if len(c.Labels) > 0 {
-			continue
-		}
+	for k, c := range cells {
 		fields[2*k] = types.TimestampValue(c.Timestamp)
 		fields[2*k+1] = s.decode(f, c.Value)
 		elems[k] = types.StructValue(vt, fields[2*k:2*k+2:2*k+2])
-		k++
 	}
 	return types.ArrayValue(types.ArrayOf(vt), elems)
 }

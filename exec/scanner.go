@@ -43,8 +43,8 @@ type Scanner interface {
 
 // RowSource streams the rows of one read in key order (descending when
 // Reverse). The *storage.Row and its slices are valid until the next call
-// to Next or Close. Cells labelled by the backend are bookkeeping and not
-// part of the row's data.
+// to Next or Close. A row's cells are exactly the selected ones (possibly
+// none), in row order.
 type RowSource interface {
 	Next() *storage.Row // nil at the end or on error
 	Err() error

@@ -6,22 +6,31 @@ import (
 	"github.com/shale-db/shale/storage"
 )
 
-// existsLabel marks the one cell per row StorageScanner adds so that rows
-// without any selected cell are still returned.
-const existsLabel = "shale-exists"
-
-// StorageScanner is the Scanner over the local storage engine. Column,
-// time and version selections become a storage filter; unrestricted reads
-// use none.
+// StorageScanner is the Scanner over the local storage engine. A read of
+// row existence only is a keys-only read (one cell per row, then a seek to
+// the next row); otherwise the selected families restrict what storage
+// copies, and qualifier, time and version selections become a storage
+// filter.
 type StorageScanner struct{ Store *storage.Engine }
 
 var _ Scanner = StorageScanner{}
 
 // Scan implements Scanner.
 func (s StorageScanner) Scan(ctx context.Context, req ScanRequest) (RowSource, error) {
-	opts := storage.ReadOptions{Filter: scanFilter(req), Limit: req.Limit, Reversed: req.Reverse}
 	if len(req.Spans) == 0 {
 		return emptySource{}, nil
+	}
+	opts := storage.ReadOptions{Limit: req.Limit, Reversed: req.Reverse}
+	if !req.AllColumns && len(req.Columns) == 0 {
+		opts.KeysOnly = true // every row has a cell: existence is all we need
+	} else {
+		opts.KeepEmptyRows = true
+		opts.Filter = scanFilter(req)
+		if !req.AllColumns {
+			for _, c := range req.Columns {
+				opts.Families = append(opts.Families, c.Family)
+			}
+		}
 	}
 	if !req.Spans.IsFull() {
 		for _, sp := range req.Spans {
@@ -35,44 +44,54 @@ func (s StorageScanner) Scan(ctx context.Context, req ScanRequest) (RowSource, e
 	return storageSource{it}, nil
 }
 
-// scanFilter builds the storage filter of a request: the selected cells,
-// interleaved with one labelled, value-stripped cell that keeps the row.
+// scanFilter builds the storage filter of a request: the selected
+// qualifiers (families alone are restricted by ReadOptions.Families), then
+// the time bounds, then the versions per column; nil when there is none.
 func scanFilter(req ScanRequest) storage.Filter {
 	var chain []storage.Filter
+	if cols := qualifierFilter(req); cols != nil {
+		chain = append(chain, cols)
+	}
 	if req.MinTS != 0 || req.MaxTS != 0 {
 		chain = append(chain, &storage.TimestampRange{Start: req.MinTS, End: req.MaxTS})
 	}
 	if req.CellsPerColumn > 0 {
 		chain = append(chain, &storage.CellsPerColumnLimit{N: req.CellsPerColumn})
 	}
-	if !req.AllColumns {
-		var cols []storage.Filter
-		for _, c := range req.Columns {
-			if c.Qualifiers == nil {
-				cols = append(cols, &storage.ColumnRange{Family: c.Family})
-				continue
-			}
-			for _, q := range c.Qualifiers {
-				cols = append(cols, &storage.ColumnRange{Family: c.Family, Start: q, End: q, EndClosed: true})
-			}
-		}
-		if len(cols) == 0 {
-			if len(chain) == 0 {
-				return nil // row existence only: every row has a cell
-			}
-			return &storage.Chain{Filters: []storage.Filter{&storage.CellsPerRowLimit{N: 1}, &storage.StripValue{}}}
-		}
-		if len(cols) == 1 {
-			chain = append(chain, cols[0])
-		} else {
-			chain = append(chain, &storage.Interleave{Filters: cols})
-		}
-	} else if len(chain) == 0 {
+	switch len(chain) {
+	case 0:
+		return nil
+	case 1:
+		return chain[0]
+	}
+	return &storage.Chain{Filters: chain}
+}
+
+// qualifierFilter selects the requested qualifiers, or returns nil when
+// every selected family is read whole.
+func qualifierFilter(req ScanRequest) storage.Filter {
+	if req.AllColumns {
 		return nil
 	}
-	marker := &storage.Chain{Filters: []storage.Filter{&storage.CellsPerRowLimit{N: 1}, &storage.StripValue{},
-		&storage.ApplyLabel{Label: existsLabel}}}
-	return &storage.Interleave{Filters: []storage.Filter{chainOf(chain), marker}}
+	var cols []storage.Filter
+	some := false
+	for _, c := range req.Columns {
+		if c.Qualifiers == nil {
+			cols = append(cols, &storage.ColumnRange{Family: c.Family})
+			continue
+		}
+		some = true
+		for _, q := range c.Qualifiers {
+			cols = append(cols, &storage.ColumnRange{Family: c.Family, Start: q, End: q, EndClosed: true})
+		}
+	}
+	switch {
+	case !some:
+		return nil
+	case len(cols) == 1:
+		return cols[0]
+	}
+	return &storage.Interleave{Filters: cols}
 }
 
 type storageSource struct{ it *storage.RowIterator }
@@ -91,12 +110,3 @@ func (emptySource) Next() *storage.Row { return nil }
 func (emptySource) Err() error         { return nil }
 func (emptySource) Close() error       { return nil }
 func (emptySource) Stats() ScanStats   { return ScanStats{} }
-
-// chainOf returns the filters in sequence (storage requires a Chain of at
-// least two).
-func chainOf(fs []storage.Filter) storage.Filter {
-	if len(fs) == 1 {
-		return fs[0]
-	}
-	return &storage.Chain{Filters: fs}
-}

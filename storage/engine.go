@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -32,6 +33,9 @@ type Options struct {
 	// SweepInterval is the period of the background GC and split sweep;
 	// default one minute; negative turns it off (tests call Sweep).
 	SweepInterval time.Duration
+	// CacheSize is the size of the block cache shared by all reads;
+	// default 128 MiB.
+	CacheSize int64
 	// Logger receives maintenance messages; default slog.Default.
 	Logger *slog.Logger
 	// Pebble, when set, may adjust the Pebble options before Open.
@@ -47,6 +51,9 @@ func (o *Options) ensureDefaults() {
 	}
 	if o.SweepInterval == 0 {
 		o.SweepInterval = time.Minute
+	}
+	if o.CacheSize == 0 {
+		o.CacheSize = 128 << 20
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -93,9 +100,12 @@ type tableState struct {
 // Open opens (or creates) the engine in dir.
 func Open(dir string, opts Options) (*Engine, error) {
 	opts.ensureDefaults()
+	cache := pebble.NewCache(opts.CacheSize)
+	defer cache.Unref() // the DB holds its own reference
 	po := &pebble.Options{
 		FS:     opts.FS,
 		Logger: quietLogger{},
+		Cache:  cache,
 	}
 	if opts.InMemory && po.FS == nil {
 		po.FS = vfs.NewMem()
@@ -144,6 +154,16 @@ func (e *Engine) checkOpen() error {
 		return ErrClosed
 	}
 	return nil
+}
+
+// Compact flushes and compacts the whole store, leaving the LSM in the
+// shape a long-running server reaches (benchmarks use it after a bulk load;
+// operators may after large deletes).
+func (e *Engine) Compact(ctx context.Context) error {
+	if err := e.checkOpen(); err != nil {
+		return err
+	}
+	return e.db.Compact(ctx, []byte{metaPrefix}, []byte{cellPrefix + 1}, true)
 }
 
 // Flush flushes memtables to sstables (tests and benchmarks use it).

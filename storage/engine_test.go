@@ -536,8 +536,13 @@ func (env *ddEnv) cmdMutateRows(t *testing.T, td *datadriven.TestData) string {
 func (env *ddEnv) cmdRead(t *testing.T, td *datadriven.TestData) string {
 	var opts ReadOptions
 	opts.Reversed = td.HasArg("reversed")
+	opts.KeysOnly = td.HasArg("keys-only")
+	opts.KeepEmptyRows = td.HasArg("keep-empty")
 	if td.HasArg("limit") {
 		td.ScanArgs(t, "limit", &opts.Limit)
+	}
+	if td.HasArg("families") {
+		td.ScanArgs(t, "families", &opts.Families)
 	}
 	filterText := ""
 	if td.HasArg("filter") {

@@ -18,6 +18,16 @@ type ReadOptions struct {
 	Limit int64
 	// Reversed returns rows in descending key order.
 	Reversed bool
+	// Families, when set, restricts the read to cells of these families:
+	// others are stepped over without being copied, before the filter runs.
+	Families []string
+	// KeysOnly returns every row that has a cell, without its cells: a read
+	// stops at a row's first cell and seeks to the next row. It excludes
+	// Filter and Families.
+	KeysOnly bool
+	// KeepEmptyRows also returns rows that have cells but none left after
+	// Families and Filter, with no cells (SQL shows them as empty maps).
+	KeepEmptyRows bool
 }
 
 // MaxRowSize is the largest row a read returns (spec §8).
@@ -36,27 +46,31 @@ type ReadStats struct {
 // use. The *Row returned by Next, and every slice in it, stay valid until the
 // following call to Next or Close; callers that keep them must copy.
 type RowIterator struct {
-	ctx      context.Context
-	t        *Table
-	view     *AuthorizedView
-	iter     *pebble.Iterator
-	spans    []span
-	spanIdx  int
-	reversed bool
-	limit    int64
-	filter   *CompiledFilter
+	ctx       context.Context
+	t         *Table
+	view      *AuthorizedView
+	iter      *pebble.Iterator
+	spans     []span
+	spanIdx   int
+	reversed  bool
+	limit     int64
+	filter    *CompiledFilter
+	families  []string // nil: every family
+	keysOnly  bool
+	keepEmpty bool
 
-	positioned bool // iter sits on the first unread cell of the current span
-	row        Row
-	cells      []Cell
-	out        []Cell
-	arena      arena
-	keyBuf     []byte
-	lastFamOK  bool // lastFamStr names a family of the schema
-	lastFamStr string
-	stats      ReadStats
-	err        error
-	closed     bool
+	positioned    bool // iter sits on the first unread cell of the current span
+	row           Row
+	cells         []Cell
+	out           []Cell
+	arena         arena
+	keyBuf        []byte
+	lastFamOK     bool // lastFamStr names a family of the schema
+	lastFamWanted bool // and the read wants its cells
+	lastFamStr    string
+	stats         ReadStats
+	err           error
+	closed        bool
 }
 
 // ReadRows starts a read. The iterator must be closed.
@@ -67,6 +81,9 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 	}
 	if opts.Limit < 0 {
 		return nil, fmt.Errorf("%w: rows limit %d is negative", ErrInvalidArgument, opts.Limit)
+	}
+	if opts.KeysOnly && (opts.Filter != nil || opts.Families != nil) {
+		return nil, fmt.Errorf("%w: a keys-only read takes no filter or families", ErrInvalidArgument)
 	}
 	spans, err := opts.Rows.spans(r.t.ID)
 	if err != nil {
@@ -85,7 +102,8 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 	}
 	it := &RowIterator{
 		ctx: ctx, t: r.t, view: r.view, spans: spans, reversed: opts.Reversed,
-		limit: opts.Limit, filter: cf,
+		limit: opts.Limit, filter: cf, families: opts.Families, keysOnly: opts.KeysOnly,
+		keepEmpty: opts.KeepEmptyRows || opts.KeysOnly,
 	}
 	if opts.Reversed {
 		it.spanIdx = len(spans) - 1
@@ -120,7 +138,7 @@ func (it *RowIterator) Next() *Row {
 			it.out = it.filter.Apply(it.out[:0], it.row.Key, it.cells)
 			cells = it.out
 		}
-		if len(cells) == 0 {
+		if len(cells) == 0 && !it.keepEmpty {
 			continue
 		}
 		it.row.Cells = cells
@@ -197,12 +215,22 @@ func (it *RowIterator) collectRow() bool {
 	it.row.Key = it.arena.copy(row)
 	it.stats.RowsScanned++
 	visibleRow := it.view == nil || it.view.containsRow(it.row.Key)
+	exists := false // the row has a cell the target can see
+	skipped := 0    // cells stepped over by a keys-only read
 	for {
 		it.stats.CellsScanned++
 		if visibleRow {
-			if err := it.addCell(k[len(prefix):]); err != nil {
+			visible, err := it.addCell(k[len(prefix):])
+			if err != nil {
 				it.err = err
 				return false
+			}
+			exists = exists || visible
+		}
+		if exists && it.keysOnly {
+			if skipped++; skipped > keysOnlyNexts {
+				it.skipRow(prefix)
+				break
 			}
 		}
 		var ok bool
@@ -226,35 +254,59 @@ func (it *RowIterator) collectRow() bool {
 		it.err = fmt.Errorf("%w: row %q is larger than %d bytes", ErrFailedPrecondition, it.row.Key, MaxRowSize)
 		return false
 	}
+	if it.keepEmpty {
+		return exists
+	}
 	return len(it.cells) > 0
 }
 
-// addCell decodes the column part of the current key and appends the cell.
-func (it *RowIterator) addCell(suffix []byte) error {
+// keysOnlyNexts is how many cells a keys-only read steps over with Next
+// before it seeks to the next row: a seek costs a few Nexts, so narrow
+// rows are cheaper to walk and wide rows cheaper to jump.
+const keysOnlyNexts = 4
+
+// skipRow moves the iterator from inside the row with key prefix prefix
+// to the next row in iteration order.
+func (it *RowIterator) skipRow(prefix []byte) {
+	if it.reversed {
+		it.iter.SeekLT(prefix)
+	} else {
+		it.iter.SeekGE(prefixSuccessor(prefix))
+	}
+}
+
+// addCell decodes the column part of the current key and appends the cell
+// when the read wants it. It reports whether the cell is visible to the
+// target at all (its family is live and the view shows it).
+func (it *RowIterator) addCell(suffix []byte) (visible bool, err error) {
 	fam, qual, ts, buf, err := decodeColumnSuffix(suffix, it.keyBuf[:0])
 	it.keyBuf = buf
 	if err != nil {
-		return fmt.Errorf("%w in row %q", err, it.row.Key)
+		return false, fmt.Errorf("%w in row %q", err, it.row.Key)
 	}
 	if !it.lastFamOK || string(fam) != it.lastFamStr {
 		f := it.t.Family(string(fam))
 		if f == nil {
 			// A family being dropped: its cells are going away.
-			it.lastFamOK, it.lastFamStr = false, ""
-			return nil
+			it.lastFamOK, it.lastFamStr, it.lastFamWanted = false, "", false
+			return false, nil
 		}
 		it.lastFamOK, it.lastFamStr = true, f.Name
+		it.lastFamWanted = it.families == nil || slices.Contains(it.families, f.Name)
 	}
 	if it.view != nil && !it.view.containsColumn(it.lastFamStr, qual) {
-		return nil
+		return false, nil
+	}
+	if !it.lastFamWanted || it.keysOnly {
+		return true, nil
 	}
 	v, err := it.iter.ValueAndErr()
 	if err != nil {
-		return err
+		return false, err
 	}
 	q, v := it.arena.copy2(qual, v)
 	it.cells = append(it.cells, Cell{Family: it.lastFamStr, Qualifier: q, Timestamp: ts, Value: v})
-	return nil
+	return true, nil
 }
 
 // Err returns the error that ended the iteration, if any.
