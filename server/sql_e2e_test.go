@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ func TestServeSQL(t *testing.T) {
 	for _, m := range []struct {
 		row, col, val string
 		ts            bigtable.Timestamp
-	}{{"r1", "q", "b", 3}, {"r1", "q", "a", 5}, {"r2", "z", "c", 1}} {
+	}{{"r1", "q", "b", 3000}, {"r1", "q", "a", 5000}, {"r2", "z", "c", 1000}} {
 		mut := bigtable.NewMutation()
 		mut.Set("cf", m.col, m.ts, []byte(m.val))
 		if err := tbl.Apply(ctx, m.row, mut); err != nil {
@@ -75,6 +76,34 @@ func TestServeSQL(t *testing.T) {
 	rows = execute(t, c, "SELECT COUNT(*) AS n FROM t", nil, nil)
 	if len(rows) != 1 || rows[0].GetByName("n", &n) != nil || n != 2 {
 		t.Errorf("COUNT(*): %d rows, n=%d", len(rows), n)
+	}
+
+	// Spec §4.8's worked example: the latest cell per qualifier, NULL for a
+	// missing one; and a family as a map.
+	var got []string
+	for _, r := range execute(t, c, "SELECT _key, cf['q'] AS v, cf FROM t", nil, nil) {
+		var key, v []byte
+		var fam map[string][]byte
+		if err := r.GetByName("_key", &key); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.GetByName("v", &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.GetByName("cf", &fam); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s v=%q cf=%q", key, v, fam))
+	}
+	// (The Go client hands BYTES map keys over base64-encoded, as its own
+	// integration test expects: "cQ==" is q, "eg==" is z.)
+	mustEqual(t, "worked example", got, []string{`r1 v="a" cf=map["cQ==":"a"]`, `r2 v="" cf=map["eg==":"c"]`})
+	// With history, newest first.
+	rows = execute(t, c, "SELECT cf['q'][0].value AS latest, cf['q'][1].value AS older FROM t(with_history => TRUE) WHERE _key = 'r1'", nil, nil)
+	var latest, older []byte
+	if len(rows) != 1 || rows[0].GetByName("latest", &latest) != nil || rows[0].GetByName("older", &older) != nil ||
+		string(latest) != "a" || string(older) != "b" {
+		t.Errorf("with_history: %d rows, latest=%q older=%q", len(rows), latest, older)
 	}
 
 	_, err := c.PrepareStatement(ctx, "SELECT _key FROM no_such_table", nil)
