@@ -24,6 +24,22 @@ func init() {
 	Register("UNIX_MILLIS", fixed(types.Int64, func(a []types.Value, _ *types.Type) (types.Value, error) {
 		return types.Int64Value(floorDiv(a[0].Int64(), 1000)), nil
 	}, types.Timestamp))
+	Register("DATE",
+		fixed(types.Date, dateFromParts, types.Int64, types.Int64, types.Int64),
+		fixed(types.Date, func(a []types.Value, _ *types.Type) (types.Value, error) {
+			return types.DateValue(floorDiv(a[0].Int64(), 86400e6)), nil
+		}, types.Timestamp))
+}
+
+// dateFromParts is DATE(year, month, day); out-of-range parts are an error,
+// not a normalized date (GoogleSQL does not roll 2024-02-30 over).
+func dateFromParts(a []types.Value, _ *types.Type) (types.Value, error) {
+	y, m, d := a[0].Int64(), a[1].Int64(), a[2].Int64()
+	tm := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+	if y < 1 || y > 9999 || int64(tm.Month()) != m || int64(tm.Day()) != d {
+		return types.Value{}, sqlerr.New(sqlerr.OutOfRange, "DATE(%d, %d, %d) is not a valid date", y, m, d)
+	}
+	return types.DateValue(floorDiv(tm.Unix(), 86400)), nil
 }
 
 func identityAs(t *types.Type) func([]types.Value, *types.Type) (types.Value, error) {
