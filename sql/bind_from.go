@@ -22,7 +22,7 @@ func (b *binder) bindFrom(te ast.TableExpr) (Source, *scope, error) {
 		if len(te.Name.Idents) != 1 {
 			return nil, nil, b.errAt(te, sqlerr.NotSupported, "table-valued function %s is not supported", te.Name.SQL())
 		}
-		return b.bindTable(te.Name.Idents[0], "", te.Args, te.NamedArgs)
+		return b.bindTable(te.Name.Idents[0], b.p.tvfAliases[int(te.Name.Pos())], te.Args, te.NamedArgs)
 	case *ast.Join:
 		return b.bindJoin(te)
 	case *ast.Unnest:

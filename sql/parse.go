@@ -22,10 +22,14 @@ type parsed struct {
 	query   ast.QueryExpr
 	// nulls maps the offset of a NULLS keyword to FIRST (true) or LAST.
 	nulls map[int]bool
+	// tvfAliases maps the offset of a table-valued call in FROM
+	// (t(with_history => TRUE), UNPACK((...))) to the alias that follows
+	// it, which memefish does not accept there.
+	tvfAliases map[int]string
 }
 
 func parse(text string) (*parsed, error) {
-	p := &parsed{text: text, nulls: map[int]bool{}}
+	p := &parsed{text: text, nulls: map[int]bool{}, tvfAliases: map[int]string{}}
 	clean := []byte(text)
 	toks := lex(text)
 	blank := func(t token.Token) {
@@ -46,6 +50,16 @@ func parse(text string) (*parsed, error) {
 			p.nulls[int(toks[i].Pos)] = isWord(toks[i+1], "FIRST")
 			blank(toks[i])
 			blank(toks[i+1])
+		}
+	}
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i].Kind == token.TokenIdent && toks[i+1].Kind == "(" && startsFromItem(toks[i-1]) {
+			if name, n := aliasAfterCall(toks, i+1); n > 0 {
+				p.tvfAliases[int(toks[i].Pos)] = name
+				for _, t := range toks[closeParen(toks, i+1)+1 : closeParen(toks, i+1)+1+n] {
+					blank(t)
+				}
+			}
 		}
 	}
 	q, err := parseQuery(string(clean))
@@ -107,4 +121,40 @@ func parseQuery(text string) (q *ast.QueryStatement, err error) {
 		}
 	}()
 	return memefish.ParseQuery("", text)
+}
+
+// startsFromItem reports whether a FROM item may begin after t.
+func startsFromItem(t token.Token) bool {
+	return isWord(t, "FROM") || isWord(t, "JOIN") || t.Kind == ","
+}
+
+// closeParen returns the index of the ")" matching the "(" at toks[open],
+// or len(toks)-1 when it is missing (the parser reports that).
+func closeParen(toks []token.Token, open int) int {
+	depth := 0
+	for i := open; i < len(toks); i++ {
+		switch toks[i].Kind {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(toks) - 1
+}
+
+// aliasAfterCall returns the alias written after the call whose "(" is at
+// toks[open] ("AS x" or a bare "x") and how many tokens it spans; 0 when
+// there is none.
+func aliasAfterCall(toks []token.Token, open int) (string, int) {
+	i := closeParen(toks, open) + 1
+	switch {
+	case i+1 < len(toks) && isWord(toks[i], "AS") && toks[i+1].Kind == token.TokenIdent:
+		return toks[i+1].AsString, 2
+	case i < len(toks) && toks[i].Kind == token.TokenIdent:
+		return toks[i].AsString, 1
+	}
+	return "", 0
 }
