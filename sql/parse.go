@@ -53,7 +53,7 @@ func parse(text string) (*parsed, error) {
 		}
 	}
 	for i := 1; i+1 < len(toks); i++ {
-		if toks[i].Kind == token.TokenIdent && toks[i+1].Kind == "(" && startsFromItem(toks[i-1]) {
+		if toks[i].Kind == token.TokenIdent && startsFromItem(toks[i-1]) && isTableCall(toks, i+1) {
 			if name, n := aliasAfterCall(toks, i+1); n > 0 {
 				p.tvfAliases[int(toks[i].Pos)] = name
 				for _, t := range toks[closeParen(toks, i+1)+1 : closeParen(toks, i+1)+1+n] {
@@ -126,6 +126,12 @@ func parseQuery(text string) (q *ast.QueryStatement, err error) {
 // startsFromItem reports whether a FROM item may begin after t.
 func startsFromItem(t token.Token) bool {
 	return isWord(t, "FROM") || isWord(t, "JOIN") || t.Kind == ","
+}
+
+// isTableCall reports whether toks[open] opens a table's named arguments,
+// t(name => ...): a function call in a select list never starts so.
+func isTableCall(toks []token.Token, open int) bool {
+	return open+2 < len(toks) && toks[open].Kind == "(" && toks[open+1].Kind == token.TokenIdent && toks[open+2].Kind == "=>"
 }
 
 // closeParen returns the index of the ")" matching the "(" at toks[open],
