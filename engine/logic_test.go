@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -175,11 +174,11 @@ func runQuery(ctx context.Context, eng *engine.Engine, td *datadriven.TestData) 
 	q := strings.TrimSpace(td.Input)
 	stmt, err := eng.Prepare(ctx, testInstance, q, decl)
 	if err != nil {
-		return caret(q, err)
+		return sqlerr.Caret(q, err)
 	}
 	rows, err := stmt.Run(engine.WithoutTimes(ctx), vals)
 	if err != nil {
-		return caret(q, err)
+		return sqlerr.Caret(q, err)
 	}
 	defer rows.Close()
 	var b strings.Builder
@@ -203,7 +202,7 @@ func runQuery(ctx context.Context, eng *engine.Engine, td *datadriven.TestData) 
 		b.WriteString(strings.Join(s, " | ") + "\n")
 	}
 	if err := rows.Err(); err != nil {
-		b.WriteString(caret(q, err))
+		b.WriteString(sqlerr.Caret(q, err))
 	}
 	return b.String()
 }
@@ -268,17 +267,3 @@ func paramValue(t *types.Type, s string) (types.Value, error) {
 	return types.Value{}, fmt.Errorf("unsupported param type %s", t)
 }
 
-// caret prints an error with its code and position and, when positioned,
-// the query line with a caret under the column.
-func caret(q string, err error) string {
-	var se *sqlerr.Error
-	if !errors.As(err, &se) {
-		return "error (not a *sqlerr.Error): " + err.Error() + "\n"
-	}
-	out := fmt.Sprintf("error (%s): %s\n", se.Code, se.Error())
-	if se.Pos.Line > 0 {
-		line := strings.Split(q, "\n")[se.Pos.Line-1]
-		out += line + "\n" + strings.Repeat(" ", se.Pos.Col-1) + "^\n"
-	}
-	return out
-}

@@ -2,7 +2,6 @@ package planner_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -64,7 +63,7 @@ func TestDataDriven(t *testing.T) {
 			case "plan":
 				p, err := plan(td.Input, params)
 				if err != nil {
-					return Caret(td.Input, err)
+					return sqlerr.Caret(td.Input, err)
 				}
 				return planner.Format(p.Root, nil)
 			}
@@ -86,7 +85,7 @@ func ranges(pred string, params map[string]*types.Type) string {
 	q := "SELECT _key FROM t WHERE " + pred
 	p, err := plan(q, params)
 	if err != nil {
-		return Caret(q, err)
+		return sqlerr.Caret(q, err)
 	}
 	scan := findScan(p.Root)
 	var b strings.Builder
@@ -119,17 +118,3 @@ func findScan(n planner.Node) *planner.Scan {
 	return nil
 }
 
-// Caret renders an error under the query line it points at, memefish
-// style: "line:col: message", the line, and a caret under the column.
-func Caret(q string, err error) string {
-	var se *sqlerr.Error
-	if !errors.As(err, &se) {
-		return "error (not a *sqlerr.Error): " + err.Error() + "\n"
-	}
-	out := fmt.Sprintf("error (%s): %s\n", se.Code, se.Error())
-	if se.Pos.Line > 0 {
-		line := strings.Split(q, "\n")[se.Pos.Line-1]
-		out += line + "\n" + strings.Repeat(" ", se.Pos.Col-1) + "^\n"
-	}
-	return out
-}
