@@ -266,4 +266,3 @@ func paramValue(t *types.Type, s string) (types.Value, error) {
 	}
 	return types.Value{}, fmt.Errorf("unsupported param type %s", t)
 }
-

@@ -117,4 +117,3 @@ func findScan(n planner.Node) *planner.Scan {
 	}
 	return nil
 }
-
