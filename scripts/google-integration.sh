@@ -40,7 +40,7 @@ cd - >/dev/null
 
 echo "== starting shale serve"
 go build -o "$work/shale" ./cmd/shale
-"$work/shale" serve --data "$work/data" --grpc 127.0.0.1:0 --http 127.0.0.1:0 2>"$work/serve.log" &
+"$work/shale" serve --data "$work/data" --grpc 127.0.0.1:0 --http 127.0.0.1:0 --pg 127.0.0.1:0 2>"$work/serve.log" &
 shale_pid=$!
 for _ in $(seq 100); do
   addr=$(sed -n 's/.*Bigtable gRPC API listening addr=\([^ ]*\).*/\1/p' "$work/serve.log")

@@ -14,8 +14,19 @@ type Config struct {
 	GRPCAddr string
 	// HTTPAddr serves /healthz and /metrics (default 127.0.0.1:8087).
 	HTTPAddr string
-	// PGAddr is reserved for the PostgreSQL endpoint (not built yet).
+	// PGAddr serves the PostgreSQL wire protocol ("" disables it).
 	PGAddr string
+	// PGTLSCert and PGTLSKey are PEM files; when both are set, clients
+	// that send SSLRequest get TLS.
+	PGTLSCert, PGTLSKey string
+	// PGPassword, when set, turns on SCRAM-SHA-256: every user name
+	// accepts this password.
+	PGPassword string
+	// PGUsersFile, when set, turns on SCRAM-SHA-256 for the users it lists
+	// (pgwire.LoadUsers: name:password or name:SCRAM-SHA-256$... lines).
+	PGUsersFile string
+	// PGMaxConns limits concurrent PostgreSQL sessions (0: no limit).
+	PGMaxConns int
 	// NoSync acknowledges writes before they reach the disk.
 	NoSync bool
 	// SweepInterval is the storage maintenance period (0: default).

@@ -1,8 +1,10 @@
 // Package server wires a Shale process together: it opens the storage
 // engine, starts the gRPC listener (Bigtable Data and Admin APIs, btserver,
 // with the SQL engine behind PrepareQuery/ExecuteQuery through the adapter
-// in sqlexec.go) and the HTTP listener (/healthz, Prometheus /metrics), and
-// shuts them down in order.
+// in sqlexec.go), the PostgreSQL wire listener (pgwire, with the engine
+// behind the adapter in pgexec.go; pg.go builds it from the flags) and the
+// HTTP listener (/healthz, Prometheus /metrics), and shuts them down in
+// order.
 //
 // # Lifecycle
 //

@@ -63,7 +63,7 @@ func startShale(t *testing.T, dataDir string) *proc {
 // startShaleCmd runs `shale <command>` (serve or demo) like startShale.
 func startShaleCmd(t *testing.T, command, dataDir string) *proc {
 	t.Helper()
-	cmd := exec.Command(shaleBin, command, "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0")
+	cmd := exec.Command(shaleBin, command, "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0", "--pg", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shale-db/shale/btserver"
 	"github.com/shale-db/shale/engine"
+	"github.com/shale-db/shale/pgwire"
 	"github.com/shale-db/shale/storage"
 )
 
@@ -24,6 +25,8 @@ type Server struct {
 	http    *http.Server
 	grpcLis net.Listener
 	httpLis net.Listener
+	pg      *pgwire.Server // nil when the PostgreSQL endpoint is off
+	pgLis   net.Listener
 	metrics *metrics
 	wg      sync.WaitGroup
 	errs    chan error
@@ -32,7 +35,7 @@ type Server struct {
 // Start opens storage and starts every listener.
 func Start(cfg Config) (*Server, error) {
 	cfg.ensureDefaults()
-	s := &Server{cfg: cfg, metrics: newMetrics(), errs: make(chan error, 2)}
+	s := &Server{cfg: cfg, metrics: newMetrics(), errs: make(chan error, 3)}
 	opts := storage.Options{NoSync: cfg.NoSync, SweepInterval: cfg.SweepInterval, Logger: cfg.Logger}
 	dir := cfg.DataDir
 	if dir == MemoryDataDir {
@@ -58,11 +61,18 @@ func Start(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("http listener: %w", err)
 	}
 
+	sqlEngine := engine.New(s.engine, engine.Options{})
+	if err := s.listenPG(sqlEngine); err != nil {
+		s.httpLis.Close()
+		s.grpcLis.Close()
+		s.engine.Close()
+		return nil, err
+	}
+
 	gopts := append(btserver.ServerOptions(),
 		grpc.ChainUnaryInterceptor(s.metrics.unary),
 		grpc.ChainStreamInterceptor(s.metrics.stream))
 	s.grpc = grpc.NewServer(gopts...)
-	sqlEngine := engine.New(s.engine, engine.Options{})
 	btserver.New(s.engine, btserver.Options{Observer: s.metrics, SQL: btSQL{sqlEngine}}).Register(s.grpc)
 
 	mux := http.NewServeMux()
@@ -84,6 +94,10 @@ func Start(cfg Config) (*Server, error) {
 	log.Info("shale: Bigtable gRPC API listening", "addr", s.grpcLis.Addr().String(), "data", cfg.DataDir,
 		"hint", "BIGTABLE_EMULATOR_HOST="+s.grpcLis.Addr().String())
 	log.Info("shale: HTTP listening (/healthz, /metrics)", "addr", s.httpLis.Addr().String())
+	if s.pg != nil {
+		s.serve("pg", func() error { return s.pg.Serve(s.pgLis) })
+		s.logPG()
+	}
 	if cfg.Demo {
 		log.Info("shale: demo instance loaded (tables analytics, counters)", "project", "demo", "instance", "demo",
 			"try", fmt.Sprintf("BIGTABLE_EMULATOR_HOST=%s cbt -project demo -instance demo read analytics prefix=phone#4c410523", s.grpcLis.Addr()))
@@ -106,6 +120,14 @@ func (s *Server) serve(name string, fn func() error) {
 // GRPCAddr and HTTPAddr return the bound addresses (useful with port 0).
 func (s *Server) GRPCAddr() string { return s.grpcLis.Addr().String() }
 
+// PGAddr returns the bound PostgreSQL address ("" when it is off).
+func (s *Server) PGAddr() string {
+	if s.pgLis == nil {
+		return ""
+	}
+	return s.pgLis.Addr().String()
+}
+
 // HTTPAddr returns the bound HTTP address.
 func (s *Server) HTTPAddr() string { return s.httpLis.Addr().String() }
 
@@ -127,6 +149,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		<-done
 	}
 	herr := s.http.Shutdown(ctx)
+	if s.pg != nil {
+		s.pg.Close()
+	}
 	s.wg.Wait()
 	if err := s.engine.Close(); err != nil {
 		return err

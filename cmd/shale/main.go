@@ -18,7 +18,7 @@ import (
 const usage = `usage: shale <command> [flags]
 
 commands:
-  serve   run the server (Bigtable gRPC API, /healthz and /metrics)
+  serve   run the server (Bigtable gRPC API, PostgreSQL endpoint, /healthz and /metrics)
   demo    serve, with a demo instance loaded with example tables
 
 run 'shale <command> -h' for a command's flags
@@ -54,7 +54,12 @@ func serveFlags(fs *flag.FlagSet) (cfg *server.Config, sync *bool) {
 	fs.StringVar(&cfg.DataDir, "data", "./shale-data", `data directory; ":memory:" keeps everything in memory`)
 	fs.StringVar(&cfg.GRPCAddr, "grpc", "127.0.0.1:8086", "Bigtable gRPC API address")
 	fs.StringVar(&cfg.HTTPAddr, "http", "127.0.0.1:8087", "HTTP address for /healthz and /metrics")
-	fs.StringVar(&cfg.PGAddr, "pg", "127.0.0.1:5433", "PostgreSQL endpoint address (not served yet)")
+	fs.StringVar(&cfg.PGAddr, "pg", "127.0.0.1:5433", `PostgreSQL wire endpoint address ("" turns it off)`)
+	fs.StringVar(&cfg.PGTLSCert, "pg-tls-cert", "", "PEM certificate for TLS on the PostgreSQL endpoint (with --pg-tls-key)")
+	fs.StringVar(&cfg.PGTLSKey, "pg-tls-key", "", "PEM private key for TLS on the PostgreSQL endpoint")
+	fs.StringVar(&cfg.PGPassword, "pg-password", "", "require this password (SCRAM-SHA-256) from every PostgreSQL user")
+	fs.StringVar(&cfg.PGUsersFile, "pg-users", "", "file of name:password (or name:SCRAM-SHA-256$...) lines; turns on SCRAM-SHA-256")
+	fs.IntVar(&cfg.PGMaxConns, "pg-max-conns", 100, "maximum concurrent PostgreSQL sessions (0: no limit)")
 	sync = fs.Bool("sync", true, "sync the WAL before acknowledging a write")
 	return cfg, sync
 }

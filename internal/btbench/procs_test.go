@@ -106,7 +106,7 @@ var (
 // synced, the default) and waits for both listeners' log lines.
 func startShale(shaleBin, dataDir string) (*proc, error) {
 	p := &proc{name: "shale"}
-	cmd := exec.Command(shaleBin, "serve", "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0")
+	cmd := exec.Command(shaleBin, "serve", "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0", "--pg", "127.0.0.1:0")
 	err := p.start(cmd, func(line string) bool {
 		if m := shaleAddrLine.FindStringSubmatch(line); m != nil {
 			if m[1] == "HTTP" {

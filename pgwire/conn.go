@@ -1,0 +1,251 @@
+package pgwire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// Transaction status, as ReadyForQuery reports it.
+const (
+	txIdle   byte = 'I'
+	txActive byte = 'T'
+	txFailed byte = 'E'
+)
+
+// maxMessage bounds a frontend message body (PostgreSQL allows 1 GiB).
+const maxMessage = 64 << 20
+
+// conn is one client session. Everything but mu is owned by the session's
+// goroutine (serveConn); the reader goroutine only reads the network and
+// CancelRequest only touches mu.
+type conn struct {
+	srv    *Server
+	nc     net.Conn // the TLS connection once negotiated
+	rd     *connReader
+	be     *pgproto3.Backend
+	w      msgWriter
+	enc    *encoder
+	ctx    context.Context // ends at hang-up or server Close
+	cancel context.CancelFunc
+
+	pid, secret    uint32
+	user, database string
+	set            *settings
+
+	stmts     map[string]*prepared
+	portals   map[string]*portal
+	cursors   map[string]*cursor
+	tx        byte
+	localUndo map[string]string // SET LOCAL: values to restore at transaction end
+	skipping  bool              // an extended-protocol message failed: discard until Sync
+
+	mu struct {
+		sync.Mutex
+		running context.CancelFunc // the executing portal's, for CancelRequest
+	}
+}
+
+// serveConn runs a connection from its first byte to its close.
+func (s *Server) serveConn(nc net.Conn) {
+	defer s.trackConn(nc)()
+	c := &conn{srv: s, nc: nc, enc: newEncoder(), tx: txIdle, stmts: map[string]*prepared{},
+		portals: map[string]*portal{}, cursors: map[string]*cursor{}}
+	c.ctx, c.cancel = context.WithCancel(s.ctx)
+	defer c.cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			s.opts.Logger.Error("pgwire: session panicked", "panic", r, "stack", string(debug.Stack()))
+		}
+		c.nc.Close()
+		if c.rd != nil {
+			c.rd.stop()
+		}
+		c.closeAll()
+	}()
+	defer s.unregister(c)
+	if !c.startup() {
+		return
+	}
+	c.rd.watch(func() {
+		c.cancel() // stops a running query of a client that hung up
+		c.nc.SetWriteDeadline(time.Now())
+	})
+	c.loop()
+}
+
+// loop reads and dispatches messages until Terminate, a hang-up or a
+// protocol violation.
+func (c *conn) loop() {
+	for {
+		msg, err := c.be.Receive()
+		if err != nil {
+			c.receiveFailed(err)
+			return
+		}
+		if c.skipping {
+			switch msg.(type) {
+			case *pgproto3.Sync:
+				c.skipping = false
+				c.sync()
+			case *pgproto3.Terminate:
+				return
+			}
+			continue
+		}
+		switch m := msg.(type) {
+		case *pgproto3.Query:
+			c.simpleQuery(m.String)
+		case *pgproto3.Parse:
+			c.extended(c.parse(m))
+		case *pgproto3.Bind:
+			c.extended(c.bind(m))
+		case *pgproto3.Describe:
+			c.extended(c.describe(m))
+		case *pgproto3.Execute:
+			c.extended(c.execute(m))
+		case *pgproto3.Close:
+			c.extended(c.closeMsg(m))
+		case *pgproto3.Sync:
+			c.sync()
+		case *pgproto3.Flush:
+			c.w.flush()
+		case *pgproto3.Terminate:
+			return
+		case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+			// ignored outside COPY, as PostgreSQL does
+		case *pgproto3.FunctionCall:
+			c.sendError(errorf(codeNotSupported, "function call messages are not supported"))
+			c.readyForQuery()
+		default:
+			c.sendError(fatal(codeProtocolViolation, fmt.Sprintf("unexpected message %T", msg)))
+			c.w.flush()
+			return
+		}
+		if c.w.err != nil {
+			return
+		}
+	}
+}
+
+// receiveFailed ends the session on a read error: quietly on a hang-up,
+// with a FATAL 08P01 on a malformed message.
+func (c *conn) receiveFailed(err error) {
+	if c.ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) {
+		return
+	}
+	c.sendError(fatal(codeProtocolViolation, "invalid frontend message: "+err.Error()))
+	c.w.flush()
+}
+
+// extended finishes an extended-protocol message: after an error, every
+// message up to Sync is discarded.
+func (c *conn) extended(err error) {
+	if err == nil {
+		return
+	}
+	c.sendError(err)
+	c.skipping = true
+}
+
+// sendError sends an ErrorResponse for err (an inText error gives its
+// Position). An error inside a transaction block fails the transaction.
+func (c *conn) sendError(err error) {
+	text, base := "", 0
+	var it *inText
+	if errors.As(err, &it) {
+		text, base = it.text, it.base
+	}
+	c.w.send(toPGError(nil, err, nil).response(text, base))
+	if c.tx == txActive {
+		c.tx = txFailed
+	}
+}
+
+// notice sends a NoticeResponse (a WARNING).
+func (c *conn) notice(code, msg string) {
+	c.w.send(&pgproto3.NoticeResponse{Severity: "WARNING", SeverityUnlocalized: "WARNING", Code: code, Message: msg})
+}
+
+func (c *conn) readyForQuery() {
+	c.w.send(&pgproto3.ReadyForQuery{TxStatus: c.tx})
+	c.w.flush()
+}
+
+// sync ends an extended-protocol batch. Outside a transaction block it
+// also ends the implicit transaction: every portal closes.
+func (c *conn) sync() {
+	if c.tx == txIdle {
+		c.closePortals()
+	}
+	c.readyForQuery()
+}
+
+// cancelRunning cancels the executing portal, if any (CancelRequest).
+func (c *conn) cancelRunning() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mu.running != nil {
+		c.mu.running()
+	}
+}
+
+// setRunning records the cancel function of the portal executing now.
+func (c *conn) setRunning(cancel context.CancelFunc) {
+	c.mu.Lock()
+	c.mu.running = cancel
+	c.mu.Unlock()
+}
+
+// closePortals closes every portal.
+func (c *conn) closePortals() {
+	for name, pt := range c.portals {
+		pt.close()
+		delete(c.portals, name)
+	}
+}
+
+// closeAll releases everything the session holds.
+func (c *conn) closeAll() {
+	c.closePortals()
+	for name, cur := range c.cursors {
+		cur.close()
+		delete(c.cursors, name)
+	}
+}
+
+// session is the Session a Catalog sees.
+func (c *conn) session() Session { return sessionView{c} }
+
+type sessionView struct{ c *conn }
+
+func (s sessionView) User() string                       { return s.c.user }
+func (s sessionView) Database() string                   { return s.c.database }
+func (s sessionView) Setting(name string) (string, bool) { return s.c.set.get(name) }
+
+// inText locates an error's statement: it starts at byte base of text (the
+// Query or Parse string), so that Position counts from the client's text.
+type inText struct {
+	err  error
+	text string
+	base int
+}
+
+func (e *inText) Error() string { return e.err.Error() }
+func (e *inText) Unwrap() error { return e.err }
+
+// at wraps a non-nil err with its statement's location.
+func at(err error, text string, base int) error {
+	if err == nil {
+		return nil
+	}
+	return &inText{err, text, base}
+}

@@ -1,0 +1,134 @@
+package pgwire
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/shale-db/shale/sql/types"
+)
+
+// cursor is an SQL-level cursor (DECLARE … CURSOR FOR): an open result
+// that FETCH and MOVE read forward. WITH HOLD cursors survive the end of
+// their transaction; they keep streaming from the open result rather than
+// materializing it (Shale is read-only, so there is nothing to isolate
+// from).
+type cursor struct {
+	cols   []column
+	rows   Rows
+	ctx    context.Context
+	cancel context.CancelFunc
+	hold   bool
+	binary bool
+	done   bool
+}
+
+func (cur *cursor) close() {
+	if cur.rows != nil {
+		cur.rows.Close()
+		cur.rows = nil
+	}
+	cur.cancel()
+}
+
+// declare opens the cursor of a DECLARE portal.
+func (c *conn) declare(pt *portal) error {
+	st, inner := pt.p.local, pt.p.inner
+	if _, dup := c.cursors[st.name]; dup {
+		return errorf(codeDuplicateCursor, fmt.Sprintf("cursor %q already exists", st.name))
+	}
+	if !st.hold && c.tx == txIdle {
+		return errorf(codeNoActiveTxn, "DECLARE CURSOR can only be used in transaction blocks")
+	}
+	cur := &cursor{cols: inner.cols, hold: st.hold, binary: st.binary}
+	cur.ctx, cur.cancel = context.WithCancel(c.ctx)
+	c.setRunning(cur.cancel)
+	defer c.setRunning(nil)
+	rows, err := inner.stmt.Run(cur.ctx, pt.args)
+	if err != nil {
+		pe := toPGError(cur.ctx, err, func(r int) int { return st.qstart + inner.origOffset(r) })
+		cur.cancel()
+		return pe
+	}
+	cur.rows = rows
+	c.cursors[st.name] = cur
+	return nil
+}
+
+// fetch runs FETCH (rows through pt) or MOVE (rows skipped).
+func (c *conn) fetch(pt *portal, st *localStmt) error {
+	cur := c.cursors[st.name]
+	if cur == nil {
+		return errorf(codeInvalidCursor, fmt.Sprintf("cursor %q does not exist", st.name))
+	}
+	limit := st.count
+	if st.all {
+		limit = -1
+	}
+	fr := &fetchRows{cur: cur, left: limit}
+	pt.interrupt = cur.cancel
+	verb := "FETCH "
+	if st.kind == localMove {
+		verb = "MOVE "
+		c.setRunning(cur.cancel)
+		defer c.setRunning(nil)
+		var n int64
+		for fr.Next() {
+			n++
+		}
+		if err := fr.Err(); err != nil {
+			return toPGError(cur.ctx, err, nil)
+		}
+		pt.tag = func(int64) string { return verb + strconv.FormatInt(n, 10) }
+		return nil
+	}
+	pt.rows = fr
+	pt.tag = func(n int64) string { return verb + strconv.FormatInt(n, 10) }
+	return nil
+}
+
+// fetchRows reads up to left rows (-1: all) of a cursor; Close leaves the
+// cursor open.
+type fetchRows struct {
+	cur  *cursor
+	left int64
+	err  error
+}
+
+func (r *fetchRows) Next() bool {
+	if r.left == 0 || r.cur.done || r.cur.rows == nil {
+		return false
+	}
+	if !r.cur.rows.Next() {
+		r.cur.done = true
+		if err := r.cur.rows.Err(); err != nil {
+			r.err = toPGError(r.cur.ctx, err, nil)
+		}
+		return false
+	}
+	if r.left > 0 {
+		r.left--
+	}
+	return true
+}
+func (r *fetchRows) Row() []types.Value { return r.cur.rows.Row() }
+func (r *fetchRows) Err() error         { return r.err }
+func (r *fetchRows) Close() error       { return nil }
+
+// closeCursor runs CLOSE name | ALL.
+func (c *conn) closeCursor(st *localStmt) (string, error) {
+	if st.all {
+		for name, cur := range c.cursors {
+			cur.close()
+			delete(c.cursors, name)
+		}
+		return "CLOSE CURSOR ALL", nil
+	}
+	cur := c.cursors[st.name]
+	if cur == nil {
+		return "", errorf(codeInvalidCursor, fmt.Sprintf("cursor %q does not exist", st.name))
+	}
+	cur.close()
+	delete(c.cursors, st.name)
+	return "CLOSE CURSOR", nil
+}

@@ -1,0 +1,369 @@
+package pgwire
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shale-db/shale/sql/types"
+)
+
+// param is one parameter of a prepared statement.
+type param struct {
+	name string      // GoogleSQL name (p1 for $1)
+	oid  uint32      // the type the client is told (ParameterDescription)
+	typ  *types.Type // the type the Executor was told
+	// raw: the client declared a text type but the query needs BYTES; the
+	// text is taken as the bytes themselves.
+	raw bool
+}
+
+// decodeParam decodes a Bind value. nil is NULL. The result owns its bytes
+// (Bind's buffer is reused by the next message).
+func decodeParam(p *param, format int16, b []byte) (types.Value, error) {
+	if b == nil {
+		return types.NullOf(p.typ), nil
+	}
+	if p.raw {
+		if format == formatBinary && p.oid == oidJSONB && len(b) > 0 {
+			b = b[1:]
+		}
+		return types.BytesValue(bytes.Clone(b)), nil
+	}
+	if format == formatBinary {
+		return decodeBinary(p.oid, p.typ, b)
+	}
+	return decodeText(p.typ, string(b))
+}
+
+func invalidText(t *types.Type, s string) error {
+	return errorf(codeInvalidText, fmt.Sprintf("invalid input syntax for type %s: %q", typeName(typeOID(t)), s))
+}
+
+// decodeText reads a parameter's text form (PostgreSQL's input functions).
+func decodeText(t *types.Type, s string) (types.Value, error) {
+	switch t.Kind {
+	case types.KindBool:
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "t", "true", "y", "yes", "on", "1":
+			return types.BoolValue(true), nil
+		case "f", "false", "n", "no", "off", "0":
+			return types.BoolValue(false), nil
+		}
+	case types.KindInt64:
+		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			return types.Int64Value(n), nil
+		} else if strings.Contains(err.Error(), "range") {
+			return types.Value{}, errorf(codeOutOfRange, fmt.Sprintf("value %q is out of range for type bigint", s))
+		}
+	case types.KindFloat32, types.KindFloat64:
+		if f, ok := parseFloat(s); ok {
+			if t.Kind == types.KindFloat32 {
+				return types.Float32Value(float32(f)), nil
+			}
+			return types.Float64Value(f), nil
+		}
+	case types.KindString:
+		if !utf8.ValidString(s) {
+			return types.Value{}, errorf(codeCharacterNotInRep, "invalid byte sequence for encoding \"UTF8\"")
+		}
+		return types.StringValue(s), nil
+	case types.KindBytes:
+		b, ok := byteaIn(s)
+		if ok {
+			return types.BytesValue(b), nil
+		}
+	case types.KindDate:
+		if tm, err := time.Parse("2006-01-02", strings.TrimSpace(s)); err == nil {
+			return types.DateValue(floorDiv(tm.Unix(), 86400)), nil
+		}
+	case types.KindTimestamp:
+		if tm, ok := types.ParseTimestamp(s); ok {
+			return types.TimeValue(tm), nil
+		}
+	case types.KindArray:
+		return decodeTextArray(t, s)
+	}
+	return types.Value{}, invalidText(t, s)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func parseFloat(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	switch strings.ToLower(s) {
+	case "nan":
+		return math.NaN(), true
+	case "infinity", "+infinity", "inf", "+inf":
+		return math.Inf(1), true
+	case "-infinity", "-inf":
+		return math.Inf(-1), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}
+
+// byteaIn reads bytea's input forms: \x followed by hex digits, or the
+// escape form (\\ is a backslash, \ooo an octal byte, anything else
+// itself).
+func byteaIn(s string) ([]byte, bool) {
+	if strings.HasPrefix(s, `\x`) || strings.HasPrefix(s, `\X`) {
+		b, err := hex.DecodeString(s[2:])
+		return b, err == nil
+	}
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		switch {
+		case i+1 < len(s) && s[i+1] == '\\':
+			out = append(out, '\\')
+			i++
+		case i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]):
+			out = append(out, (s[i+1]-'0')<<6|(s[i+2]-'0')<<3|(s[i+3]-'0'))
+			i += 3
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// decodeTextArray reads a one-dimensional array literal {a,"b c",NULL}.
+func decodeTextArray(t *types.Type, s string) (types.Value, error) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
+		return types.Value{}, invalidText(t, s)
+	}
+	body := s[1 : len(s)-1]
+	elems := []types.Value{}
+	for i := 0; i < len(body); {
+		for i < len(body) && body[i] == ' ' {
+			i++
+		}
+		var item string
+		quoted := false
+		if i < len(body) && body[i] == '"' {
+			quoted = true
+			var b strings.Builder
+			i++
+			for i < len(body) && body[i] != '"' {
+				if body[i] == '\\' && i+1 < len(body) {
+					i++
+				}
+				b.WriteByte(body[i])
+				i++
+			}
+			if i >= len(body) {
+				return types.Value{}, invalidText(t, s)
+			}
+			i++
+			item = b.String()
+		} else {
+			j := i
+			for j < len(body) && body[j] != ',' {
+				if body[j] == '{' || body[j] == '"' {
+					return types.Value{}, errorf(codeNotSupported, "only one-dimensional arrays are supported")
+				}
+				j++
+			}
+			item = strings.TrimSpace(body[i:j])
+			i = j
+		}
+		for i < len(body) && body[i] == ' ' {
+			i++
+		}
+		if i < len(body) && body[i] != ',' {
+			return types.Value{}, invalidText(t, s)
+		}
+		i++
+		if !quoted && strings.EqualFold(item, "NULL") {
+			elems = append(elems, types.NullOf(t.Elem))
+			continue
+		}
+		v, err := decodeText(t.Elem, item)
+		if err != nil {
+			return types.Value{}, err
+		}
+		elems = append(elems, v)
+	}
+	return types.ArrayValue(t, elems), nil
+}
+
+func badBinary(oid uint32) error {
+	return errorf(codeInvalidBinary, "incorrect binary data format for type "+typeName(oid))
+}
+
+// decodeBinary reads a parameter's binary form (PostgreSQL's receive
+// functions) for the type the client was told, as a value of type t.
+func decodeBinary(oid uint32, t *types.Type, b []byte) (types.Value, error) {
+	v, err := decodeBinaryOID(oid, b)
+	if err != nil {
+		return types.Value{}, err
+	}
+	if v.Type() != nil && !v.Type().Equal(t) {
+		if t.Kind == types.KindBytes && (v.Kind() == types.KindString) {
+			return types.BytesValue(v.Bytes()), nil
+		}
+		if !types.CanCast(v.Type(), t) {
+			return types.Value{}, badBinary(oid)
+		}
+		return types.Cast(v, t)
+	}
+	return v, nil
+}
+
+func decodeBinaryOID(oid uint32, b []byte) (types.Value, error) {
+	fixed := map[uint32]int{oidBool: 1, oidInt2: 2, oidInt4: 4, oidOID: 4, oidInt8: 8, oidFloat4: 4,
+		oidFloat8: 8, oidDate: 4, oidTimestamp: 8, oidTimestamptz: 8, oidUUID: 16}
+	if n, ok := fixed[oid]; ok && len(b) != n {
+		return types.Value{}, badBinary(oid)
+	}
+	be := binary.BigEndian
+	switch oid {
+	case oidBool:
+		return types.BoolValue(b[0] != 0), nil
+	case oidInt2:
+		return types.Int64Value(int64(int16(be.Uint16(b)))), nil
+	case oidInt4:
+		return types.Int64Value(int64(int32(be.Uint32(b)))), nil
+	case oidOID:
+		return types.Int64Value(int64(be.Uint32(b))), nil
+	case oidInt8:
+		return types.Int64Value(int64(be.Uint64(b))), nil
+	case oidFloat4:
+		return types.Float32Value(math.Float32frombits(be.Uint32(b))), nil
+	case oidFloat8:
+		return types.Float64Value(math.Float64frombits(be.Uint64(b))), nil
+	case oidNumeric:
+		return decodeNumeric(b)
+	case oidText, oidVarchar, oidBpchar, oidName, oidChar, oidUnknown, oidJSON, oidJSONB:
+		if oid == oidJSONB {
+			if len(b) == 0 || b[0] != 1 {
+				return types.Value{}, badBinary(oid)
+			}
+			b = b[1:]
+		}
+		if !utf8.Valid(b) {
+			return types.Value{}, errorf(codeCharacterNotInRep, "invalid byte sequence for encoding \"UTF8\"")
+		}
+		return types.StringValue(string(b)), nil
+	case oidBytea:
+		return types.BytesValue(bytes.Clone(b)), nil
+	case oidUUID:
+		h := hex.EncodeToString(b)
+		return types.StringValue(h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]), nil
+	case oidDate:
+		return types.DateValue(int64(int32(be.Uint32(b))) + pgEpochDays), nil
+	case oidTimestamp, oidTimestamptz:
+		return types.TimestampValue(int64(be.Uint64(b)) + pgEpochMicros), nil
+	}
+	if elem, ok := elemOIDs[oid]; ok {
+		return decodeBinaryArray(elem, b)
+	}
+	return types.Value{}, errorf(codeNotSupported, "binary format of "+typeName(oid)+" parameters is not supported")
+}
+
+// decodeBinaryArray reads array_send's format (one dimension at most).
+func decodeBinaryArray(elem uint32, b []byte) (types.Value, error) {
+	t := types.ArrayOf(oidType(elem))
+	be := binary.BigEndian
+	if len(b) < 12 {
+		return types.Value{}, badBinary(arrayOIDs[elem])
+	}
+	ndim := be.Uint32(b)
+	if ndim == 0 {
+		return types.ArrayValue(t, nil), nil
+	}
+	if ndim != 1 {
+		return types.Value{}, errorf(codeNotSupported, "only one-dimensional arrays are supported")
+	}
+	if len(b) < 20 {
+		return types.Value{}, badBinary(arrayOIDs[elem])
+	}
+	n := int(be.Uint32(b[12:]))
+	b = b[20:]
+	if n < 0 || n > len(b)/4 {
+		return types.Value{}, badBinary(arrayOIDs[elem])
+	}
+	elems := make([]types.Value, 0, n)
+	for range n {
+		if len(b) < 4 {
+			return types.Value{}, badBinary(arrayOIDs[elem])
+		}
+		l := int32(be.Uint32(b))
+		b = b[4:]
+		if l < 0 {
+			elems = append(elems, types.NullOf(t.Elem))
+			continue
+		}
+		if int(l) > len(b) {
+			return types.Value{}, badBinary(arrayOIDs[elem])
+		}
+		v, err := decodeBinary(elem, t.Elem, b[:l])
+		if err != nil {
+			return types.Value{}, err
+		}
+		elems = append(elems, v)
+		b = b[l:]
+	}
+	return types.ArrayValue(t, elems), nil
+}
+
+// decodeNumeric reads numeric_send's format into a FLOAT64: ndigits,
+// weight, sign, dscale, then base-10000 digits.
+func decodeNumeric(b []byte) (types.Value, error) {
+	be := binary.BigEndian
+	if len(b) < 8 {
+		return types.Value{}, badBinary(oidNumeric)
+	}
+	n, weight, sign := int(be.Uint16(b)), int16(be.Uint16(b[2:])), be.Uint16(b[4:])
+	if len(b) != 8+2*n {
+		return types.Value{}, badBinary(oidNumeric)
+	}
+	switch sign {
+	case 0xC000:
+		return types.Float64Value(math.NaN()), nil
+	case 0xD000:
+		return types.Float64Value(math.Inf(1)), nil
+	case 0xF000:
+		return types.Float64Value(math.Inf(-1)), nil
+	}
+	var sb strings.Builder
+	for i := range n {
+		d := be.Uint16(b[8+2*i:])
+		if i == 0 {
+			sb.WriteString(strconv.Itoa(int(d)))
+		} else {
+			fmt.Fprintf(&sb, "%04d", d)
+		}
+	}
+	if n == 0 {
+		sb.WriteString("0")
+	}
+	f, err := strconv.ParseFloat(sb.String()+"e"+strconv.Itoa(4*(int(weight)-n+1)), 64)
+	if err != nil {
+		return types.Value{}, badBinary(oidNumeric)
+	}
+	if sign == 0x4000 {
+		f = -f
+	}
+	return types.Float64Value(f), nil
+}

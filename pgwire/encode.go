@@ -1,0 +1,116 @@
+package pgwire
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/shale-db/shale/sql/types"
+)
+
+// Wire formats of a value (Bind's format codes).
+const (
+	formatText   int16 = 0
+	formatBinary int16 = 1
+)
+
+// pgEpochMicros and pgEpochDays are 2000-01-01, PostgreSQL's binary epoch,
+// in microseconds and days since 1970-01-01.
+const (
+	pgEpochMicros = 946684800000000
+	pgEpochDays   = 10957
+)
+
+// encoder turns values into their wire form. It carries the session
+// settings that change the text form (TimeZone, extra_float_digits) and a
+// scratch buffer; it is owned by one connection.
+type encoder struct {
+	loc         *time.Location
+	floatDigits int // extra_float_digits
+	scratch     []byte
+}
+
+func newEncoder() *encoder { return &encoder{loc: time.UTC, floatDigits: 1} }
+
+// appendValue appends the text or binary form of a non-NULL v, described to
+// the client as oid, to dst.
+func (e *encoder) appendValue(dst []byte, v types.Value, oid uint32, format int16) ([]byte, error) {
+	if format == formatBinary {
+		return e.appendBinary(dst, v, oid)
+	}
+	return e.appendText(dst, v, oid)
+}
+
+// appendBinary appends the binary form (PostgreSQL's send functions).
+func (e *encoder) appendBinary(dst []byte, v types.Value, oid uint32) ([]byte, error) {
+	switch oid {
+	case oidBool:
+		if v.Bool() {
+			return append(dst, 1), nil
+		}
+		return append(dst, 0), nil
+	case oidInt8:
+		return binary.BigEndian.AppendUint64(dst, uint64(v.Int64())), nil
+	case oidInt4, oidOID:
+		return binary.BigEndian.AppendUint32(dst, uint32(v.Int64())), nil
+	case oidInt2:
+		return binary.BigEndian.AppendUint16(dst, uint16(v.Int64())), nil
+	case oidFloat4:
+		return binary.BigEndian.AppendUint32(dst, math.Float32bits(float32(v.Float64()))), nil
+	case oidFloat8:
+		return binary.BigEndian.AppendUint64(dst, math.Float64bits(v.Float64())), nil
+	case oidText, oidVarchar, oidBpchar, oidName, oidChar, oidBytea, oidUnknown:
+		if v.Kind() == types.KindString || v.Kind() == types.KindBytes || v.Kind() == types.KindProto {
+			return append(dst, v.Bytes()...), nil
+		}
+		return e.appendText(dst, v, oid)
+	case oidDate:
+		return binary.BigEndian.AppendUint32(dst, uint32(int32(v.Int64()-pgEpochDays))), nil
+	case oidTimestamptz, oidTimestamp:
+		return binary.BigEndian.AppendUint64(dst, uint64(v.Int64()-pgEpochMicros)), nil
+	case oidJSONB:
+		return e.appendJSON(append(dst, 1), v), nil
+	case oidJSON:
+		return e.appendJSON(dst, v), nil
+	}
+	if elem, ok := elemOIDs[oid]; ok && v.Kind() == types.KindArray {
+		return e.appendBinaryArray(dst, v, elem)
+	}
+	return nil, fmt.Errorf("pgwire: no binary encoding of %s as %s", v.Type(), typeName(oid))
+}
+
+// appendBinaryArray appends a one-dimensional array (array_send).
+func (e *encoder) appendBinaryArray(dst []byte, v types.Value, elem uint32) ([]byte, error) {
+	elems := v.Elems()
+	hasNull := uint32(0)
+	for _, x := range elems {
+		if x.IsNull() {
+			hasNull = 1
+		}
+	}
+	if len(elems) == 0 {
+		dst = binary.BigEndian.AppendUint32(dst, 0) // ndim
+		dst = binary.BigEndian.AppendUint32(dst, 0)
+		return binary.BigEndian.AppendUint32(dst, elem), nil
+	}
+	dst = binary.BigEndian.AppendUint32(dst, 1)
+	dst = binary.BigEndian.AppendUint32(dst, hasNull)
+	dst = binary.BigEndian.AppendUint32(dst, elem)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(elems)))
+	dst = binary.BigEndian.AppendUint32(dst, 1) // lower bound
+	for _, x := range elems {
+		if x.IsNull() {
+			dst = binary.BigEndian.AppendUint32(dst, math.MaxUint32) // -1
+			continue
+		}
+		at := len(dst)
+		dst = append(dst, 0, 0, 0, 0)
+		var err error
+		if dst, err = e.appendBinary(dst, x, elem); err != nil {
+			return nil, err
+		}
+		binary.BigEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
+	}
+	return dst, nil
+}

@@ -1,0 +1,142 @@
+package pgwire
+
+import (
+	"bytes"
+	"encoding/hex"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/shale-db/shale/sql/types"
+)
+
+// appendJSON appends the jsonb rendering of v (doc.go, "Types"): MAP and
+// STRUCT as objects, ARRAY as arrays, BYTES and PROTO as strings (the text
+// itself when it is UTF-8 and does not begin with \x, else "\x" and hex),
+// TIMESTAMP and DATE as ISO 8601 strings, non-finite floats as "NaN",
+// "Infinity" and "-Infinity".
+func (e *encoder) appendJSON(dst []byte, v types.Value) []byte {
+	if v.IsNull() {
+		return append(dst, "null"...)
+	}
+	switch v.Kind() {
+	case types.KindBool:
+		if v.Bool() {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case types.KindInt64, types.KindEnum:
+		return strconv.AppendInt(dst, v.Int64(), 10)
+	case types.KindFloat32, types.KindFloat64:
+		f := v.Float64()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			dst = append(dst, '"')
+			dst = appendFloat(dst, f, 64, 1)
+			return append(dst, '"')
+		}
+		bits := 64
+		if v.Kind() == types.KindFloat32 {
+			bits = 32
+		}
+		return strconv.AppendFloat(dst, f, 'g', -1, bits)
+	case types.KindString:
+		return appendJSONString(dst, v.Bytes())
+	case types.KindBytes, types.KindProto:
+		return appendJSONBytes(dst, v.Bytes())
+	case types.KindDate:
+		dst = append(dst, '"')
+		return append(appendDate(dst, v.Int64()), '"')
+	case types.KindTimestamp:
+		dst = append(dst, '"')
+		dst = v.Time().In(e.loc).AppendFormat(dst, "2006-01-02T15:04:05.999999-07:00")
+		return append(dst, '"')
+	case types.KindArray:
+		dst = append(dst, '[')
+		for i, x := range v.Elems() {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = e.appendJSON(dst, x)
+		}
+		return append(dst, ']')
+	case types.KindStruct:
+		dst = append(dst, '{')
+		for i, x := range v.Elems() {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			name := v.Type().Fields[i].Name
+			if name == "" {
+				name = "_" + strconv.Itoa(i+1)
+			}
+			dst = appendJSONString(dst, []byte(name))
+			dst = append(dst, ": "...)
+			dst = e.appendJSON(dst, x)
+		}
+		return append(dst, '}')
+	case types.KindMap:
+		dst = append(dst, '{')
+		for i := range v.Len() {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			k, x := v.MapEntry(i)
+			dst = e.appendJSONKey(dst, k)
+			dst = append(dst, ": "...)
+			dst = e.appendJSON(dst, x)
+		}
+		return append(dst, '}')
+	}
+	return append(dst, "null"...)
+}
+
+// appendJSONKey appends a map key as a JSON string.
+func (e *encoder) appendJSONKey(dst []byte, k types.Value) []byte {
+	switch k.Kind() {
+	case types.KindString:
+		return appendJSONString(dst, k.Bytes())
+	case types.KindBytes:
+		return appendJSONBytes(dst, k.Bytes())
+	}
+	e.scratch = e.appendJSON(e.scratch[:0], k)
+	if len(e.scratch) > 0 && e.scratch[0] == '"' {
+		return append(dst, e.scratch...)
+	}
+	return appendJSONString(dst, e.scratch)
+}
+
+// appendJSONBytes renders bytes as a JSON string: the bytes themselves when
+// they are UTF-8 and do not begin with `\x`, else `\x` and lowercase hex
+// (so the rendering is reversible).
+func appendJSONBytes(dst, b []byte) []byte {
+	if utf8.Valid(b) && !bytes.HasPrefix(b, []byte(`\x`)) {
+		return appendJSONString(dst, b)
+	}
+	dst = append(dst, `"\\x`...)
+	dst = hex.AppendEncode(dst, b)
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s (UTF-8) as a JSON string literal.
+func appendJSONString(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	for _, c := range s {
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"')
+}

@@ -1,0 +1,631 @@
+package pgwire
+
+import (
+	"strconv"
+	"strings"
+)
+
+// localKind is a statement pgwire answers itself: the session statements
+// drivers send (they never reach the GoogleSQL engine).
+type localKind uint8
+
+const (
+	localSet        localKind = iota + 1 // SET name = value, SET TIME ZONE, SET NAMES, SET SCHEMA
+	localSetTxn                          // SET TRANSACTION ..., SET SESSION CHARACTERISTICS AS TRANSACTION ...
+	localReset                           // RESET name | ALL
+	localShow                            // SHOW name | ALL
+	localBegin                           // BEGIN, START TRANSACTION
+	localCommit                          // COMMIT, END
+	localRollback                        // ROLLBACK, ABORT
+	localRollbackTo                      // ROLLBACK TO SAVEPOINT name
+	localSavepoint                       // SAVEPOINT name
+	localRelease                         // RELEASE SAVEPOINT name
+	localDiscard                         // DISCARD ALL | PLANS | SEQUENCES | TEMP
+	localDeallocate                      // DEALLOCATE [PREPARE] name | ALL
+	localSelect                          // SELECT version(), current_setting('x'), ...
+	localDeclare                         // DECLARE name CURSOR [WITH HOLD] FOR query
+	localFetch                           // FETCH [n | ALL | NEXT | FORWARD ...] [FROM | IN] name
+	localMove                            // MOVE ... (FETCH without rows)
+	localClose                           // CLOSE name | ALL
+)
+
+// localStmt is a parsed session statement.
+type localStmt struct {
+	kind   localKind
+	name   string // setting, cursor, statement or savepoint name
+	value  string // SET's value (joined list)
+	def    bool   // SET name TO DEFAULT
+	local  bool   // SET LOCAL
+	all    bool   // RESET/SHOW/DEALLOCATE/CLOSE ALL, FETCH ALL
+	count  int64  // FETCH/MOVE count (when !all)
+	modes  []txnMode
+	funcs  []funcItem
+	hold   bool   // DECLARE ... WITH HOLD
+	binary bool   // DECLARE BINARY
+	query  string // DECLARE's query, from after FOR
+	qstart int    // byte offset of query in the statement
+	word   string // DISCARD's object
+}
+
+// txnMode is one setting a BEGIN or SET TRANSACTION changes.
+type txnMode struct{ name, value string }
+
+// funcItem is one select-list item of a localSelect.
+type funcItem struct {
+	fn    string // lower-case function name
+	args  []funcArg
+	alias string
+}
+
+// funcArg is a string literal or a $n placeholder.
+type funcArg struct {
+	lit   string
+	param int // 1-based; 0 for a literal
+}
+
+// words walks the tokens of a statement.
+type words struct {
+	text string
+	toks []token
+	i    int
+}
+
+func newWords(text string) *words {
+	w := &words{text: text}
+	l := lexer{text: text}
+	for {
+		t := l.next()
+		if t.kind == tokEOF {
+			return w
+		}
+		w.toks = append(w.toks, t)
+	}
+}
+
+func (w *words) done() bool { return w.i >= len(w.toks) }
+
+func (w *words) peek() (token, string) {
+	if w.done() {
+		return token{kind: tokEOF}, ""
+	}
+	t := w.toks[w.i]
+	return t, w.text[t.start:t.end]
+}
+
+// keyword reports whether the next token is one of kws (case-insensitive)
+// and consumes it if so.
+func (w *words) keyword(kws ...string) bool {
+	t, s := w.peek()
+	if t.kind != tokIdent {
+		return false
+	}
+	for _, k := range kws {
+		if strings.EqualFold(s, k) {
+			w.i++
+			return true
+		}
+	}
+	return false
+}
+
+// punct consumes the punctuation p.
+func (w *words) punct(p string) bool {
+	t, s := w.peek()
+	if t.kind == tokPunct && s == p {
+		w.i++
+		return true
+	}
+	return false
+}
+
+// ident consumes an identifier: a bare word, lower-cased, or a "quoted"
+// one, as written.
+func (w *words) ident() (string, bool) {
+	t, s := w.peek()
+	switch {
+	case t.kind == tokIdent:
+		w.i++
+		return strings.ToLower(s), true
+	case t.kind == tokString && s[0] == '"', t.kind == tokQuotedIdent:
+		w.i++
+		return unquoteIdent(s), true
+	}
+	return "", false
+}
+
+// dottedName reads name(.name)*.
+func (w *words) dottedName() (string, bool) {
+	n, ok := w.ident()
+	for ok && w.punct(".") {
+		var m string
+		if m, ok = w.ident(); ok {
+			n += "." + m
+		}
+	}
+	return n, ok
+}
+
+func unquoteIdent(s string) string {
+	q := s[0]
+	s = s[1 : len(s)-1]
+	return strings.ReplaceAll(s, string([]byte{q, q}), string(q))
+}
+
+// unquoteString decodes a PostgreSQL string literal: '…' with ” for a
+// quote, or E'…' with backslash escapes.
+func unquoteString(s string) string {
+	escapes := s[0] == 'e' || s[0] == 'E'
+	if escapes {
+		s = s[1:]
+	}
+	if len(s) < 2 {
+		return ""
+	}
+	body := s[1 : len(s)-1]
+	if !escapes {
+		return strings.ReplaceAll(body, "''", "'")
+	}
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c == '\'' && i+1 < len(body) && body[i+1] == '\'' {
+			i++
+		} else if c == '\\' && i+1 < len(body) {
+			i++
+			switch body[i] {
+			case 'n':
+				c = '\n'
+			case 't':
+				c = '\t'
+			case 'r':
+				c = '\r'
+			case 'b':
+				c = '\b'
+			case 'f':
+				c = '\f'
+			default:
+				c = body[i]
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func syntaxError(w *words) error {
+	t, s := w.peek()
+	e := &pgError{code: codeSyntax, pos: t.start}
+	if t.kind == tokEOF {
+		e.msg, e.pos = "syntax error at end of input", len(w.text)
+	} else {
+		e.msg = `syntax error at or near "` + s + `"`
+	}
+	return e
+}
+
+// parseLocal recognises a session statement. It returns nil, nil for
+// anything else (which goes to the Catalog and the Executor), and a 42601
+// error for a session statement it recognises but cannot read.
+func parseLocal(text string) (*localStmt, error) {
+	w := newWords(text)
+	t, first := w.peek()
+	if t.kind != tokIdent {
+		return nil, nil
+	}
+	w.i++
+	var st *localStmt
+	var err error
+	switch strings.ToLower(first) {
+	case "set":
+		st, err = parseSet(w)
+	case "reset":
+		st = &localStmt{kind: localReset}
+		if w.keyword("all") {
+			st.all = true
+		} else if !w.keyword("session") || !w.keyword("authorization") {
+			st.name, _ = w.dottedName()
+			if w.keyword("zone") { // RESET TIME ZONE
+				st.name = "timezone"
+			}
+		}
+	case "show":
+		st, err = parseShow(w)
+	case "begin":
+		w.keyword("work", "transaction")
+		st = &localStmt{kind: localBegin}
+		st.modes, err = parseTxnModes(w)
+	case "start":
+		if !w.keyword("transaction") {
+			return nil, syntaxError(w)
+		}
+		st = &localStmt{kind: localBegin}
+		st.modes, err = parseTxnModes(w)
+	case "commit", "end":
+		w.keyword("work", "transaction")
+		st = &localStmt{kind: localCommit}
+		if w.keyword("and") {
+			w.keyword("no")
+			w.keyword("chain")
+		}
+	case "rollback", "abort":
+		w.keyword("work", "transaction")
+		st = &localStmt{kind: localRollback}
+		if w.keyword("to") {
+			w.keyword("savepoint")
+			st.kind = localRollbackTo
+			st.name, _ = w.ident()
+		} else if w.keyword("and") {
+			w.keyword("no")
+			w.keyword("chain")
+		}
+	case "savepoint":
+		st = &localStmt{kind: localSavepoint}
+		st.name, _ = w.ident()
+	case "release":
+		w.keyword("savepoint")
+		st = &localStmt{kind: localRelease}
+		st.name, _ = w.ident()
+	case "discard":
+		st = &localStmt{kind: localDiscard}
+		_, st.word = w.peek()
+		if !w.keyword("all", "plans", "sequences", "temp", "temporary") {
+			return nil, syntaxError(w)
+		}
+		st.word = strings.ToUpper(st.word)
+		if st.word == "TEMPORARY" {
+			st.word = "TEMP"
+		}
+	case "deallocate":
+		w.keyword("prepare")
+		st = &localStmt{kind: localDeallocate}
+		if w.keyword("all") {
+			st.all = true
+		} else if st.name, _ = w.ident(); st.name == "" {
+			return nil, syntaxError(w)
+		}
+	case "select":
+		return parseLocalSelect(w), nil
+	case "declare":
+		st, err = parseDeclare(w)
+	case "fetch", "move":
+		st, err = parseFetch(w, strings.EqualFold(first, "move"))
+	case "close":
+		st = &localStmt{kind: localClose}
+		if w.keyword("all") {
+			st.all = true
+		} else if st.name, _ = w.ident(); st.name == "" {
+			return nil, syntaxError(w)
+		}
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st.kind != localDeclare && !w.done() {
+		return nil, syntaxError(w)
+	}
+	return st, nil
+}
+
+func parseShow(w *words) (*localStmt, error) {
+	st := &localStmt{kind: localShow}
+	switch {
+	case w.keyword("all"):
+		st.all = true
+	case w.keyword("time"):
+		if !w.keyword("zone") {
+			return nil, syntaxError(w)
+		}
+		st.name = "timezone"
+	case w.keyword("transaction"):
+		if !w.keyword("isolation") || !w.keyword("level") {
+			return nil, syntaxError(w)
+		}
+		st.name = "transaction_isolation"
+	case w.keyword("session"):
+		if !w.keyword("authorization") {
+			return nil, syntaxError(w)
+		}
+		st.name = "session_authorization"
+	default:
+		var ok bool
+		if st.name, ok = w.dottedName(); !ok {
+			return nil, syntaxError(w)
+		}
+	}
+	return st, nil
+}
+
+func parseSet(w *words) (*localStmt, error) {
+	st := &localStmt{kind: localSet}
+	if w.keyword("session") {
+		if w.keyword("characteristics") {
+			if !w.keyword("as") || !w.keyword("transaction") {
+				return nil, syntaxError(w)
+			}
+			st.kind, st.name = localSetTxn, "default"
+			var err error
+			st.modes, err = parseTxnModes(w)
+			return st, err
+		}
+	} else if w.keyword("local") {
+		st.local = true
+	}
+	switch {
+	case w.keyword("transaction"):
+		st.kind = localSetTxn
+		var err error
+		st.modes, err = parseTxnModes(w)
+		return st, err
+	case w.keyword("time"):
+		if !w.keyword("zone") {
+			return nil, syntaxError(w)
+		}
+		st.name = "timezone"
+	case w.keyword("names"):
+		st.name = "client_encoding"
+	case w.keyword("schema"):
+		st.name = "search_path"
+	default:
+		var ok bool
+		if st.name, ok = w.dottedName(); !ok {
+			return nil, syntaxError(w)
+		}
+		if !w.keyword("to") && !w.punct("=") {
+			return nil, syntaxError(w)
+		}
+	}
+	if w.keyword("default") || (st.name == "timezone" && w.keyword("local")) {
+		st.def = true
+		return st, nil
+	}
+	var vals []string
+	for {
+		v, ok := settingValue(w)
+		if !ok {
+			return nil, syntaxError(w)
+		}
+		vals = append(vals, v)
+		if !w.punct(",") {
+			break
+		}
+	}
+	st.value = strings.Join(vals, ", ")
+	return st, nil
+}
+
+// settingValue reads one item of a SET value list: a string, a number
+// (with its sign), a word, or a "quoted" identifier kept with its quotes.
+func settingValue(w *words) (string, bool) {
+	sign := ""
+	if w.punct("-") {
+		sign = "-"
+	} else if w.punct("+") {
+		sign = "+"
+	}
+	t, s := w.peek()
+	switch {
+	case t.kind == tokString && s[0] == '"':
+		w.i++
+		return s, true
+	case t.kind == tokString:
+		w.i++
+		return sign + unquoteString(s), true
+	case t.kind == tokNumber:
+		w.i++
+		return sign + s, true
+	case t.kind == tokIdent && sign == "":
+		w.i++
+		if w.punct(".") { // a dotted word, e.g. a zone name
+			if _, s2 := w.peek(); !w.done() {
+				w.i++
+				return strings.ToLower(s) + "." + strings.ToLower(s2), true
+			}
+		}
+		return strings.ToLower(s), true
+	}
+	return "", false
+}
+
+// parseTxnModes reads ISOLATION LEVEL x, READ ONLY|WRITE, [NOT] DEFERRABLE.
+func parseTxnModes(w *words) ([]txnMode, error) {
+	var modes []txnMode
+	for !w.done() {
+		switch {
+		case w.keyword("isolation"):
+			if !w.keyword("level") {
+				return nil, syntaxError(w)
+			}
+			switch {
+			case w.keyword("serializable"):
+				modes = append(modes, txnMode{"isolation", "serializable"})
+			case w.keyword("repeatable"):
+				if !w.keyword("read") {
+					return nil, syntaxError(w)
+				}
+				modes = append(modes, txnMode{"isolation", "repeatable read"})
+			case w.keyword("read"):
+				_, s := w.peek()
+				if !w.keyword("committed", "uncommitted") {
+					return nil, syntaxError(w)
+				}
+				modes = append(modes, txnMode{"isolation", "read " + strings.ToLower(s)})
+			default:
+				return nil, syntaxError(w)
+			}
+		case w.keyword("read"):
+			switch {
+			case w.keyword("only"):
+				modes = append(modes, txnMode{"read_only", "on"})
+			case w.keyword("write"):
+				modes = append(modes, txnMode{"read_only", "off"})
+			default:
+				return nil, syntaxError(w)
+			}
+		case w.keyword("not"):
+			if !w.keyword("deferrable") {
+				return nil, syntaxError(w)
+			}
+		case w.keyword("deferrable"):
+		default:
+			return nil, syntaxError(w)
+		}
+		w.punct(",")
+	}
+	return modes, nil
+}
+
+// localFuncs are the functions a localSelect may call: name → whether it
+// is written with parentheses.
+var localFuncs = map[string]bool{
+	"version": true, "current_schema": true, "current_database": true, "current_setting": true,
+	"pg_backend_pid": true, "current_user": false, "session_user": false, "user": false,
+	"current_role": false, "current_catalog": false,
+}
+
+// parseLocalSelect recognises SELECT f(...) [AS a], ... over localFuncs,
+// with nothing else in the statement; nil otherwise.
+func parseLocalSelect(w *words) *localStmt {
+	st := &localStmt{kind: localSelect}
+	for {
+		var it funcItem
+		name, ok := w.ident()
+		if ok && name == "pg_catalog" && w.punct(".") {
+			name, ok = w.ident()
+		}
+		parens, known := localFuncs[name]
+		if !ok || !known {
+			return nil
+		}
+		it.fn = name
+		if w.punct("(") {
+			if !parens && name != "current_schema" {
+				return nil
+			}
+			for !w.punct(")") {
+				t, s := w.peek()
+				switch {
+				case t.kind == tokString && s[0] != '"':
+					it.args = append(it.args, funcArg{lit: unquoteString(s)})
+				case t.kind == tokPositional:
+					n, _ := strconv.Atoi(s[1:])
+					it.args = append(it.args, funcArg{param: n})
+				case t.kind == tokIdent && (strings.EqualFold(s, "true") || strings.EqualFold(s, "false")):
+					it.args = append(it.args, funcArg{lit: strings.ToLower(s)})
+				default:
+					return nil
+				}
+				w.i++
+				if !w.punct(",") {
+					if !w.punct(")") {
+						return nil
+					}
+					break
+				}
+			}
+		} else if parens && name != "current_schema" {
+			return nil
+		}
+		if w.keyword("as") {
+			if it.alias, ok = w.ident(); !ok {
+				return nil
+			}
+		} else if t, _ := w.peek(); t.kind == tokIdent || (t.kind == tokString && w.text[t.start] == '"') {
+			it.alias, _ = w.ident()
+		}
+		st.funcs = append(st.funcs, it)
+		if !w.punct(",") {
+			break
+		}
+	}
+	if !w.done() {
+		return nil
+	}
+	return st
+}
+
+func parseDeclare(w *words) (*localStmt, error) {
+	st := &localStmt{kind: localDeclare}
+	var ok bool
+	if st.name, ok = w.ident(); !ok {
+		return nil, syntaxError(w)
+	}
+	for {
+		switch {
+		case w.keyword("binary"):
+			st.binary = true
+			continue
+		case w.keyword("asensitive", "insensitive", "scroll"):
+			continue
+		case w.keyword("no"):
+			if !w.keyword("scroll") {
+				return nil, syntaxError(w)
+			}
+			continue
+		}
+		break
+	}
+	if !w.keyword("cursor") {
+		return nil, syntaxError(w)
+	}
+	if w.keyword("with") {
+		if !w.keyword("hold") {
+			return nil, syntaxError(w)
+		}
+		st.hold = true
+	} else if w.keyword("without") {
+		if !w.keyword("hold") {
+			return nil, syntaxError(w)
+		}
+	}
+	if !w.keyword("for") || w.done() {
+		return nil, syntaxError(w)
+	}
+	t, _ := w.peek()
+	st.qstart = t.start
+	st.query = w.text[t.start:]
+	return st, nil
+}
+
+func parseFetch(w *words, move bool) (*localStmt, error) {
+	st := &localStmt{kind: localFetch, count: 1}
+	if move {
+		st.kind = localMove
+	}
+	backward := errorf(codeNotSupported, "Shale cursors can only scan forward")
+	t, s := w.peek()
+	switch {
+	case w.keyword("next"):
+	case w.keyword("all"):
+		st.all = true
+	case w.keyword("forward"):
+		if w.keyword("all") {
+			st.all = true
+		} else if t2, s2 := w.peek(); t2.kind == tokNumber {
+			w.i++
+			n, err := strconv.ParseInt(s2, 10, 64)
+			if err != nil || n < 0 {
+				return nil, backward
+			}
+			st.count = n
+		}
+	case t.kind == tokNumber:
+		w.i++
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, syntaxError(w)
+		}
+		st.count = n
+	case t.kind == tokPunct && s == "-":
+		return nil, backward
+	case w.keyword("prior", "first", "last", "absolute", "relative", "backward"):
+		return nil, backward
+	}
+	w.keyword("from", "in")
+	var ok bool
+	if st.name, ok = w.ident(); !ok {
+		return nil, syntaxError(w)
+	}
+	return st, nil
+}

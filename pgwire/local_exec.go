@@ -1,0 +1,359 @@
+package pgwire
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/shale-db/shale/sql/types"
+)
+
+// prepareLocal completes the prepared form of a session statement.
+func (c *conn) prepareLocal(p *prepared, st *localStmt, oids []uint32) (*prepared, error) {
+	p.local = st
+	switch st.kind {
+	case localDeclare:
+		inner, err := c.prepareQuery(&prepared{text: st.query}, oids)
+		if err != nil {
+			if pe, ok := err.(*pgError); ok && pe.pos >= 0 {
+				pe.pos += st.qstart
+			}
+			return nil, err
+		}
+		p.inner, p.params = inner, inner.params
+	case localSelect:
+		n := len(oids)
+		for _, f := range st.funcs {
+			for _, a := range f.args {
+				n = max(n, a.param)
+			}
+		}
+		for i := range n {
+			p.params = append(p.params, param{name: paramName(i + 1), oid: oidText, typ: types.String})
+		}
+	}
+	return p, nil
+}
+
+// localColumns describes a session statement's result (nil: no rows).
+func (c *conn) localColumns(st *localStmt) ([]column, error) {
+	switch st.kind {
+	case localShow:
+		if st.all {
+			return []column{{name: "name", oid: oidText}, {name: "setting", oid: oidText},
+				{name: "description", oid: oidText}}, nil
+		}
+		return []column{{name: canonical(st.name), oid: oidText}}, nil
+	case localSelect:
+		cols := make([]column, len(st.funcs))
+		for i, f := range st.funcs {
+			cols[i] = column{name: f.fn, oid: funcOID(f.fn)}
+			if f.alias != "" {
+				cols[i].name = f.alias
+			}
+		}
+		return cols, nil
+	case localFetch:
+		if cur := c.cursors[st.name]; cur != nil {
+			return cur.cols, nil
+		}
+	}
+	return nil, nil
+}
+
+func funcOID(fn string) uint32 {
+	switch fn {
+	case "pg_backend_pid":
+		return oidInt4
+	case "version", "current_setting":
+		return oidText
+	}
+	return oidName
+}
+
+// runLocal executes a session statement: it sets pt.rows (for SHOW,
+// SELECT and FETCH) and pt.tag.
+func (c *conn) runLocal(pt *portal) error {
+	st := pt.p.local
+	tag := ""
+	var err error
+	switch st.kind {
+	case localSet:
+		tag, err = "SET", c.runSet(st)
+	case localSetTxn:
+		tag = "SET"
+		if st.name != "default" && c.tx == txIdle {
+			c.notice(codeNoActiveTxn, "SET TRANSACTION can only be used in transaction blocks")
+			break
+		}
+		c.applyTxnModes(st.modes, st.name == "default")
+	case localReset:
+		tag = "RESET"
+		if st.all {
+			for k := range c.set.vals {
+				c.resetSetting(k)
+			}
+		} else {
+			c.resetSetting(st.name)
+		}
+	case localShow:
+		err = c.runShow(pt, st)
+		tag = "SHOW"
+	case localSelect:
+		err = c.runSelect(pt, st)
+		tag = "SELECT 1"
+	case localBegin, localCommit, localRollback, localRollbackTo, localSavepoint, localRelease:
+		tag, err = c.runTxn(st)
+	case localDiscard:
+		tag, err = "DISCARD "+st.word, c.runDiscard(st)
+	case localDeallocate:
+		tag = "DEALLOCATE"
+		if st.all {
+			tag, c.stmts = "DEALLOCATE ALL", map[string]*prepared{}
+		} else if _, ok := c.stmts[st.name]; ok {
+			delete(c.stmts, st.name)
+		} else {
+			err = errorf(codeInvalidStatement, fmt.Sprintf("prepared statement %q does not exist", st.name))
+		}
+	case localDeclare:
+		tag, err = "DECLARE CURSOR", c.declare(pt)
+	case localFetch, localMove:
+		return c.fetch(pt, st)
+	case localClose:
+		tag, err = c.closeCursor(st)
+	}
+	if pt.tag == nil {
+		pt.tag = func(int64) string { return tag }
+	}
+	return err
+}
+
+func (c *conn) runSet(st *localStmt) error {
+	if st.local && c.tx == txIdle {
+		c.notice(codeNoActiveTxn, "SET LOCAL can only be used in transaction blocks")
+		return nil
+	}
+	key := strings.ToLower(st.name)
+	if st.local {
+		if _, saved := c.localUndo[key]; !saved {
+			if c.localUndo == nil {
+				c.localUndo = map[string]string{}
+			}
+			c.localUndo[key], _ = c.set.get(key)
+		}
+	}
+	if st.def {
+		c.resetSetting(key)
+		return nil
+	}
+	return c.setSetting(key, st.value)
+}
+
+// setSetting sets a run-time parameter and reports it if clients track it.
+func (c *conn) setSetting(name, v string) error {
+	v, report, err := c.set.set(name, v, false)
+	if err != nil {
+		return err
+	}
+	c.settingChanged(name, v, report)
+	return nil
+}
+
+func (c *conn) resetSetting(name string) {
+	v, report := c.set.reset(name)
+	c.settingChanged(name, v, report)
+}
+
+func (c *conn) settingChanged(name, v string, report bool) {
+	c.enc.loc = c.set.loc
+	if n, err := strconv.Atoi(c.set.vals["extra_float_digits"]); err == nil {
+		c.enc.floatDigits = n
+	}
+	if report {
+		c.w.send(&pgproto3.ParameterStatus{Name: canonical(name), Value: v})
+	}
+}
+
+// applyTxnModes applies BEGIN's or SET TRANSACTION's modes to the current
+// transaction, or (def) to the session's default.
+func (c *conn) applyTxnModes(modes []txnMode, def bool) {
+	prefix := "transaction_"
+	if def {
+		prefix = "default_transaction_"
+	}
+	for _, m := range modes {
+		key := prefix + m.name
+		if !def {
+			if c.localUndo == nil {
+				c.localUndo = map[string]string{}
+			}
+			if _, saved := c.localUndo[key]; !saved {
+				c.localUndo[key], _ = c.set.get(key)
+			}
+		}
+		c.set.vals[key] = m.value
+	}
+}
+
+func (c *conn) runShow(pt *portal, st *localStmt) error {
+	if st.all {
+		var rows [][]types.Value
+		for _, s := range c.set.all() {
+			rows = append(rows, []types.Value{types.StringValue(s[0]), types.StringValue(s[1]), types.StringValue(s[2])})
+		}
+		pt.rows = &valueRows{rows: rows}
+		return nil
+	}
+	v, ok := c.set.get(st.name)
+	if !ok {
+		return errorf(codeUndefinedObject, fmt.Sprintf("unrecognized configuration parameter %q", st.name))
+	}
+	pt.rows = &valueRows{rows: [][]types.Value{{types.StringValue(v)}}}
+	return nil
+}
+
+// Version is what version() returns (SQLAlchemy and others parse the
+// "PostgreSQL X.Y" prefix).
+var Version = "PostgreSQL " + ServerVersion + " (Shale: GoogleSQL for Bigtable) on " + runtime.GOARCH + "-" + runtime.GOOS + ", 64-bit"
+
+func (c *conn) runSelect(pt *portal, st *localStmt) error {
+	row := make([]types.Value, len(st.funcs))
+	for i, f := range st.funcs {
+		args := make([]types.Value, len(f.args))
+		for j, a := range f.args {
+			args[j] = types.StringValue(a.lit)
+			if a.param > 0 {
+				args[j] = pt.args[paramName(a.param)]
+			}
+		}
+		v, err := c.callLocal(f.fn, args)
+		if err != nil {
+			return err
+		}
+		row[i] = v
+	}
+	pt.rows = &valueRows{rows: [][]types.Value{row}}
+	return nil
+}
+
+// callLocal evaluates one of localFuncs.
+func (c *conn) callLocal(fn string, args []types.Value) (types.Value, error) {
+	switch fn {
+	case "version":
+		return types.StringValue(Version), nil
+	case "current_schema":
+		return types.StringValue("public"), nil
+	case "current_database", "current_catalog":
+		return types.StringValue(c.database), nil
+	case "pg_backend_pid":
+		return types.Int64Value(int64(c.pid)), nil
+	case "current_setting":
+		if len(args) < 1 || len(args) > 2 || args[0].IsNull() {
+			return types.NullOf(types.String), nil
+		}
+		v, ok := c.set.get(args[0].Str())
+		if !ok {
+			if len(args) == 2 && strings.EqualFold(args[1].Str(), "true") {
+				return types.NullOf(types.String), nil
+			}
+			return types.Value{}, errorf(codeUndefinedObject, fmt.Sprintf("unrecognized configuration parameter %q", args[0].Str()))
+		}
+		return types.StringValue(v), nil
+	}
+	return types.StringValue(c.user), nil // current_user, session_user, user, current_role
+}
+
+// runTxn runs the transaction statements: Shale is read-only over SQL, so
+// they only track the status ReadyForQuery reports.
+func (c *conn) runTxn(st *localStmt) (string, error) {
+	switch st.kind {
+	case localBegin:
+		if c.tx != txIdle {
+			c.notice(codeActiveTxn, "there is already a transaction in progress")
+		} else {
+			c.tx = txActive
+		}
+		c.applyTxnModes(st.modes, false)
+		return "BEGIN", nil
+	case localCommit, localRollback:
+		tag := "COMMIT"
+		if st.kind == localRollback || c.tx == txFailed {
+			tag = "ROLLBACK"
+		}
+		if c.tx == txIdle {
+			c.notice(codeNoActiveTxn, "there is no transaction in progress")
+		}
+		c.endTxn()
+		return tag, nil
+	}
+	if c.tx == txIdle {
+		return "", errorf(codeNoActiveTxn, strings.ToUpper(map[localKind]string{localRollbackTo: "rollback to savepoint",
+			localSavepoint: "savepoint", localRelease: "release savepoint"}[st.kind])+" can only be used in transaction blocks")
+	}
+	switch st.kind {
+	case localRollbackTo:
+		c.tx = txActive
+		return "ROLLBACK", nil
+	case localSavepoint:
+		return "SAVEPOINT", nil
+	}
+	return "RELEASE", nil
+}
+
+// endTxn ends a transaction block: portals and cursors without HOLD close,
+// and SET LOCAL values are undone.
+func (c *conn) endTxn() {
+	c.tx = txIdle
+	c.closePortals()
+	for name, cur := range c.cursors {
+		if !cur.hold {
+			cur.close()
+			delete(c.cursors, name)
+		}
+	}
+	for k, v := range c.localUndo {
+		if strings.HasPrefix(k, "transaction_") {
+			c.set.vals[k] = v
+			continue
+		}
+		if _, report, err := c.set.set(k, v, false); err == nil {
+			c.settingChanged(k, v, report)
+		}
+	}
+	c.localUndo = nil
+}
+
+func (c *conn) runDiscard(st *localStmt) error {
+	if st.word != "ALL" {
+		return nil
+	}
+	if c.tx != txIdle {
+		return errorf(codeActiveTxn, "DISCARD ALL cannot run inside a transaction block")
+	}
+	c.closeAll()
+	c.stmts = map[string]*prepared{}
+	for k := range c.set.vals {
+		c.resetSetting(k)
+	}
+	return nil
+}
+
+// valueRows is a Rows over rows pgwire computed itself.
+type valueRows struct {
+	rows [][]types.Value
+	cur  []types.Value
+}
+
+func (r *valueRows) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	r.cur, r.rows = r.rows[0], r.rows[1:]
+	return true
+}
+func (r *valueRows) Row() []types.Value { return r.cur }
+func (r *valueRows) Err() error         { return nil }
+func (r *valueRows) Close() error       { r.rows = nil; return nil }

@@ -1,0 +1,239 @@
+package pgwire
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/shale-db/shale/sql/sqlerr"
+	"github.com/shale-db/shale/sql/types"
+)
+
+// column describes one result column to the client.
+type column struct {
+	name string
+	oid  uint32
+	typ  *types.Type // nil for columns pgwire fills itself with strings
+}
+
+// prepared is a statement after Parse (or a simple Query's statement).
+// Exactly one of empty, local and stmt describes what it runs.
+type prepared struct {
+	text   string
+	empty  bool       // nothing but space and comments: EmptyQueryResponse
+	local  *localStmt // answered by pgwire
+	inner  *prepared  // DECLARE's query
+	stmt   Statement  // Catalog or Executor statement
+	params []param    // bind order
+	cols   []column   // result (stmt only; local statements describe lazily)
+	verb   string     // CommandComplete verb of stmt: SELECT or EXPLAIN
+	ph     *placeholders
+}
+
+// origOffset maps an offset in the text the Executor saw to p.text.
+func (p *prepared) origOffset(r int) int {
+	if p.ph == nil {
+		return r
+	}
+	return p.ph.origOffset(r)
+}
+
+// prepare parses text with the parameter types Parse declared: session
+// statements first, then the Catalog hook, then the Executor.
+func (c *conn) prepare(text string, oids []uint32) (*prepared, error) {
+	p := &prepared{text: text}
+	if (&lexer{text: text}).next().kind == tokEOF {
+		p.empty = true
+		return p, nil
+	}
+	local, err := parseLocal(text)
+	if err != nil {
+		return nil, err
+	}
+	if c.tx == txFailed && (local == nil || (local.kind != localCommit && local.kind != localRollback &&
+		local.kind != localRollbackTo)) {
+		return nil, errorf(codeInFailedTxn, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	if local != nil {
+		return c.prepareLocal(p, local, oids)
+	}
+	return c.prepareQuery(p, oids)
+}
+
+// prepareQuery prepares a query for the Catalog or the Executor.
+func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
+	if cat := c.srv.opts.Catalog; cat != nil {
+		st, ok, err := cat.Prepare(c.ctx, c.session(), p.text, oids)
+		if err != nil {
+			return nil, toPGError(c.ctx, err, nil)
+		}
+		if ok {
+			p.stmt, p.verb = st, "SELECT"
+			for i, oid := range st.ParamOIDs() {
+				p.params = append(p.params, param{name: paramName(i + 1), oid: oid, typ: oidType(oid)})
+				if p.params[i].typ == nil {
+					p.params[i].typ = types.String
+				}
+			}
+			oids := st.ColumnOIDs()
+			for i, f := range st.Columns() {
+				p.cols = append(p.cols, column{name: f.Name, oid: oids[i], typ: f.Type})
+			}
+			return p, nil
+		}
+	}
+	ph, err := scanPlaceholders(p.text, len(oids))
+	if err != nil {
+		return nil, err
+	}
+	p.ph, p.verb = ph, "SELECT"
+	if w := newWords(p.text); w.keyword("explain") {
+		p.verb = "EXPLAIN"
+	}
+	p.params = make([]param, len(ph.names))
+	for i, name := range ph.names {
+		p.params[i] = param{name: name}
+		if i < len(oids) {
+			p.params[i].oid = oids[i]
+			p.params[i].typ = oidType(oids[i])
+		}
+	}
+	st, err := c.inferAndPrepare(p)
+	if err != nil {
+		return nil, toPGError(c.ctx, err, p.origOffset)
+	}
+	p.stmt = st
+	for _, f := range st.Columns() {
+		p.cols = append(p.cols, column{name: f.Name, oid: typeOID(f.Type), typ: f.Type})
+	}
+	return p, nil
+}
+
+// inferCandidates are tried, in order, for a parameter whose type the
+// client left unspecified (OID 0): the first that prepares wins.
+var inferCandidates = []*types.Type{types.String, types.Bytes, types.Int64, types.Float64, types.Bool,
+	types.Timestamp, types.Date}
+
+// maxInferAttempts bounds the Prepare calls one Parse may make.
+const maxInferAttempts = 64
+
+// inferAndPrepare prepares p with the declared parameter types, inferring
+// the unspecified ones (doc.go, "Parameters"): they start as STRING; while
+// Prepare fails with a type error, the flexible parameter nearest the
+// error's position is given the next candidate type, kept if the query
+// then prepares or fails later in its text. A parameter the client
+// declared as text may likewise become BYTES (its text is the bytes).
+func (c *conn) inferAndPrepare(p *prepared) (Statement, error) {
+	var flex []int
+	for i := range p.params {
+		pr := &p.params[i]
+		if pr.typ == nil {
+			pr.typ = types.String
+			flex = append(flex, i)
+		} else if pr.typ.Kind == types.KindString && pr.oid != oidUnspecified {
+			flex = append(flex, i)
+		}
+	}
+	prep := func() (Statement, error) {
+		decl := make(map[string]*types.Type, len(p.params))
+		for _, pr := range p.params {
+			decl[pr.name] = pr.typ
+		}
+		return c.srv.opts.Executor.Prepare(c.ctx, c.database, p.ph.text, decl)
+	}
+	st, err := prep()
+	first, attempts := err, 1
+	for err != nil && len(flex) > 0 && attempts < maxInferAttempts && retryable(err) {
+		progress := false
+		for _, i := range nearest(flex, p.ph.first, errOffset(err)) {
+			pr := &p.params[i]
+			was := pr.typ
+			for _, t := range candidatesFor(pr) {
+				if t.Equal(was) || attempts >= maxInferAttempts {
+					continue
+				}
+				pr.typ = t
+				st2, err2 := prep()
+				attempts++
+				if err2 == nil {
+					st, err = st2, nil
+					break
+				}
+				if retryable(err2) && errOffset(err2) > errOffset(err) {
+					err, progress = err2, true
+					break
+				}
+			}
+			if err == nil || progress {
+				break
+			}
+			pr.typ = was
+		}
+		if !progress {
+			break
+		}
+	}
+	if err != nil {
+		return nil, first
+	}
+	for i := range p.params {
+		pr := &p.params[i]
+		switch {
+		case pr.oid == oidUnspecified || oidType(pr.oid) == nil:
+			pr.oid = typeOID(pr.typ)
+		case pr.typ.Kind == types.KindBytes && oidType(pr.oid).Kind == types.KindString:
+			pr.raw = true
+		}
+	}
+	return st, nil
+}
+
+// candidatesFor lists the types a flexible parameter may take.
+func candidatesFor(pr *param) []*types.Type {
+	if pr.oid != oidUnspecified && oidType(pr.oid) != nil {
+		return []*types.Type{types.Bytes}
+	}
+	return inferCandidates
+}
+
+// retryable reports whether another parameter type might prepare.
+func retryable(err error) bool {
+	switch sqlerr.CodeOf(err) {
+	case sqlerr.TypeMismatch, sqlerr.UndefinedFunction, sqlerr.InvalidArgument:
+		return true
+	}
+	return false
+}
+
+func errOffset(err error) int {
+	var se *sqlerr.Error
+	if errors.As(err, &se) {
+		return se.Offset
+	}
+	return -1
+}
+
+// nearest orders the flexible parameters by how close their first use is
+// to offset: those at or after it first (ascending), then those before it
+// (nearest first).
+func nearest(flex, first []int, offset int) []int {
+	var after, before []int
+	for _, i := range flex {
+		if first[i] >= offset {
+			after = append(after, i)
+		} else {
+			before = append(before, i)
+		}
+	}
+	sortByFirst(after, first)
+	sortByFirst(before, first)
+	slices.Reverse(before)
+	return append(after, before...)
+}
+
+func sortByFirst(idx, first []int) {
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && first[idx[j]] < first[idx[j-1]]; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package pgwire
+
+import (
+	"net"
+	"sync"
+)
+
+// readAhead bounds the bytes connReader holds that the session has not
+// consumed yet (backpressure for clients that pipeline a lot).
+const readAhead = 256 << 10
+
+// connReader reads a connection for the session. In startup it reads
+// synchronously; once the session is established, watch starts a goroutine
+// that reads ahead, so that a client's hang-up is noticed (and its running
+// query canceled through onHangup) even while the session is busy
+// producing rows rather than reading.
+type connReader struct {
+	nc       net.Conn
+	onHangup func() // called once, from the reading goroutine
+	done     chan struct{}
+	mu       struct {
+		sync.Mutex
+		cond   sync.Cond
+		data   []byte
+		off    int // data[off:] is unread
+		err    error
+		closed bool
+		async  bool
+	}
+}
+
+func newConnReader(nc net.Conn) *connReader {
+	r := &connReader{nc: nc, done: make(chan struct{})}
+	r.mu.cond.L = &r.mu.Mutex
+	return r
+}
+
+// watch starts reading ahead; stop joins the goroutine.
+func (r *connReader) watch(onHangup func()) {
+	r.onHangup = onHangup
+	r.mu.Lock()
+	r.mu.async = true
+	r.mu.Unlock()
+	go r.loop()
+}
+
+func (r *connReader) loop() {
+	defer close(r.done)
+	tmp := make([]byte, 16<<10)
+	for {
+		n, err := r.nc.Read(tmp)
+		r.mu.Lock()
+		r.mu.data = append(r.mu.data, tmp[:n]...)
+		if err != nil {
+			r.mu.err = err
+			r.mu.cond.Broadcast()
+			r.mu.Unlock()
+			r.onHangup()
+			return
+		}
+		r.mu.cond.Broadcast()
+		for len(r.mu.data)-r.mu.off >= readAhead && !r.mu.closed {
+			r.mu.cond.Wait()
+		}
+		closed := r.mu.closed
+		r.mu.Unlock()
+		if closed {
+			return
+		}
+	}
+}
+
+// Read implements io.Reader for pgproto3.
+func (r *connReader) Read(p []byte) (int, error) {
+	r.mu.Lock()
+	if !r.mu.async {
+		r.mu.Unlock()
+		return r.nc.Read(p)
+	}
+	defer r.mu.Unlock()
+	for r.mu.off == len(r.mu.data) && r.mu.err == nil && !r.mu.closed {
+		r.mu.cond.Wait()
+	}
+	if r.mu.off < len(r.mu.data) {
+		n := copy(p, r.mu.data[r.mu.off:])
+		r.mu.off += n
+		if r.mu.off == len(r.mu.data) {
+			r.mu.data, r.mu.off = r.mu.data[:0], 0
+		}
+		r.mu.cond.Broadcast()
+		return n, nil
+	}
+	if r.mu.closed {
+		return 0, net.ErrClosed
+	}
+	return 0, r.mu.err
+}
+
+// stop ends the read-ahead goroutine (the caller closes the connection,
+// which unblocks its Read) and waits for it.
+func (r *connReader) stop() {
+	r.mu.Lock()
+	r.mu.closed = true
+	async := r.mu.async
+	r.mu.cond.Broadcast()
+	r.mu.Unlock()
+	if async {
+		<-r.done
+	}
+}

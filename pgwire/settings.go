@@ -1,0 +1,289 @@
+package pgwire
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ServerVersion is the PostgreSQL version pgwire reports. psql, pgJDBC and
+// BI tools choose their catalog queries by it (spec §4.2, "version lever").
+const ServerVersion = "15.0"
+
+// setting describes one run-time parameter.
+type setting struct {
+	name   string // canonical spelling (SHOW's column name, ParameterStatus)
+	def    string
+	report bool // sent in ParameterStatus at startup and on change
+	desc   string
+	// check validates and normalizes a new value (nil: anything goes).
+	check func(s *settings, v string) (string, error)
+	// readOnly settings cannot be SET.
+	readOnly bool
+}
+
+// knownSettings are the parameters with defaults and checks; any other name
+// may be SET (drivers send many) and is then SHOWn as set.
+var knownSettings = []setting{
+	{name: "application_name", report: true, desc: "Sets the application name to be reported."},
+	{name: "client_encoding", def: "UTF8", report: true, check: checkEncoding, desc: "Sets the client's character set encoding."},
+	{name: "DateStyle", def: "ISO, MDY", report: true, check: checkDateStyle, desc: "Sets the display format for date and time values."},
+	{name: "default_transaction_isolation", def: "read committed", check: checkIsolation, desc: "Sets the transaction isolation level of each new transaction."},
+	{name: "default_transaction_read_only", def: "off", report: true, desc: "Sets the default read-only status of new transactions."},
+	{name: "extra_float_digits", def: "1", check: checkFloatDigits, desc: "Sets the number of digits displayed for floating-point values."},
+	{name: "in_hot_standby", def: "off", report: true, readOnly: true, desc: "Shows whether hot standby is currently active."},
+	{name: "integer_datetimes", def: "on", report: true, readOnly: true, desc: "Shows whether datetimes are integer based."},
+	{name: "IntervalStyle", def: "postgres", report: true, desc: "Sets the display format for interval values."},
+	{name: "is_superuser", def: "off", report: true, readOnly: true, desc: "Shows whether the current user is a superuser."},
+	{name: "lc_collate", def: "C", readOnly: true, desc: "Shows the collation order locale."},
+	{name: "lc_ctype", def: "C", readOnly: true, desc: "Shows the character classification and case conversion locale."},
+	{name: "max_identifier_length", def: "63", readOnly: true, desc: "Shows the maximum identifier length."},
+	{name: "max_index_keys", def: "32", readOnly: true, desc: "Shows the maximum number of index keys."},
+	{name: "search_path", def: `"$user", public`, desc: "Sets the schema search order for names that are not schema-qualified."},
+	{name: "server_encoding", def: "UTF8", report: true, readOnly: true, desc: "Shows the server (database) character set encoding."},
+	{name: "server_version", def: ServerVersion, report: true, readOnly: true, desc: "Shows the server version."},
+	{name: "server_version_num", def: "150000", readOnly: true, desc: "Shows the server version as an integer."},
+	{name: "session_authorization", report: true, readOnly: true, desc: "Sets the session user name."},
+	{name: "standard_conforming_strings", def: "on", report: true, check: checkOn, desc: "Causes '...' strings to treat backslashes literally."},
+	{name: "statement_timeout", def: "0", check: checkTimeout, desc: "Sets the maximum allowed duration of any statement."},
+	{name: "TimeZone", def: "UTC", report: true, check: checkTimeZone, desc: "Sets the time zone for displaying and interpreting time stamps."},
+	{name: "transaction_isolation", def: "read committed", check: checkIsolation, desc: "Sets the current transaction's isolation level."},
+	{name: "transaction_read_only", def: "off", desc: "Sets the current transaction's read-only status."},
+	{name: "bytea_output", def: "hex", check: checkHex, desc: "Sets the output format for bytea."},
+}
+
+var settingByKey = func() map[string]*setting {
+	m := make(map[string]*setting, len(knownSettings))
+	for i := range knownSettings {
+		m[strings.ToLower(knownSettings[i].name)] = &knownSettings[i]
+	}
+	return m
+}()
+
+// settings are a session's run-time parameters. Keys are lower-case.
+type settings struct {
+	vals     map[string]string
+	defaults map[string]string // after startup: RESET and DISCARD ALL return here
+	loc      *time.Location
+	timeout  time.Duration
+}
+
+func newSettings(user string) *settings {
+	s := &settings{vals: map[string]string{}, loc: time.UTC}
+	for _, k := range knownSettings {
+		s.vals[strings.ToLower(k.name)] = k.def
+	}
+	s.vals["session_authorization"] = user
+	return s
+}
+
+// freezeDefaults records the current values as the session defaults
+// (called after the StartupMessage's options are applied).
+func (s *settings) freezeDefaults() {
+	s.defaults = make(map[string]string, len(s.vals))
+	for k, v := range s.vals {
+		s.defaults[k] = v
+	}
+}
+
+// get returns a setting by any spelling of its name.
+func (s *settings) get(name string) (string, bool) {
+	v, ok := s.vals[strings.ToLower(name)]
+	return v, ok
+}
+
+// canonical is the display name of a setting.
+func canonical(name string) string {
+	if k, ok := settingByKey[strings.ToLower(name)]; ok {
+		return k.name
+	}
+	return strings.ToLower(name)
+}
+
+// set validates and stores a value; it returns the stored (normalized)
+// value and whether clients must be told with ParameterStatus.
+func (s *settings) set(name, v string, startup bool) (string, bool, error) {
+	key := strings.ToLower(name)
+	k := settingByKey[key]
+	if k != nil && k.readOnly && !startup {
+		return "", false, errorf("55P02", `parameter "`+key+`" cannot be changed`)
+	}
+	if k != nil && k.readOnly {
+		return s.vals[key], false, nil // startup options cannot override facts either
+	}
+	if k != nil && k.check != nil {
+		var err error
+		if v, err = k.check(s, v); err != nil {
+			return "", false, err
+		}
+	}
+	s.vals[key] = v
+	s.apply(key, v)
+	return v, k != nil && k.report, nil
+}
+
+// reset returns a setting to its session default.
+func (s *settings) reset(name string) (string, bool) {
+	key := strings.ToLower(name)
+	v, ok := s.defaults[key]
+	if !ok {
+		delete(s.vals, key)
+		return "", false
+	}
+	s.vals[key] = v
+	s.apply(key, v)
+	k := settingByKey[key]
+	return v, k != nil && k.report
+}
+
+// apply updates the derived state of a setting.
+func (s *settings) apply(key, v string) {
+	switch key {
+	case "timezone":
+		s.loc, _ = loadZone(v)
+	case "statement_timeout":
+		s.timeout, _ = parseTimeout(v)
+	}
+}
+
+// all returns every setting sorted by name, for SHOW ALL.
+func (s *settings) all() [][3]string {
+	out := make([][3]string, 0, len(s.vals))
+	for k, v := range s.vals {
+		desc := ""
+		if ks := settingByKey[k]; ks != nil {
+			desc = ks.desc
+		}
+		out = append(out, [3]string{canonical(k), v, desc})
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i][0]) < strings.ToLower(out[j][0]) })
+	return out
+}
+
+func invalidValue(name, v string) error {
+	return errorf(codeInvalidParamValue, `invalid value for parameter "`+name+`": "`+v+`"`)
+}
+
+func checkEncoding(_ *settings, v string) (string, error) {
+	switch strings.ToUpper(strings.ReplaceAll(v, "-", "")) {
+	case "UTF8", "UNICODE":
+		return "UTF8", nil
+	case "SQL_ASCII":
+		return "SQL_ASCII", nil
+	}
+	return "", errorf(codeNotSupported, `Shale supports only client_encoding UTF8, not "`+v+`"`)
+}
+
+func checkDateStyle(_ *settings, v string) (string, error) {
+	order := "MDY"
+	for _, p := range strings.Split(v, ",") {
+		switch strings.ToUpper(strings.TrimSpace(p)) {
+		case "ISO", "":
+		case "MDY", "US", "NONEURO", "NONEUROPEAN":
+			order = "MDY"
+		case "DMY", "EURO", "EUROPEAN":
+			order = "DMY"
+		case "YMD":
+			order = "YMD"
+		default:
+			return "", errorf(codeNotSupported, `Shale supports only DateStyle ISO, not "`+v+`"`)
+		}
+	}
+	return "ISO, " + order, nil
+}
+
+func checkIsolation(_ *settings, v string) (string, error) {
+	switch l := strings.ToLower(strings.Join(strings.Fields(v), " ")); l {
+	case "read uncommitted", "read committed", "repeatable read", "serializable":
+		return l, nil
+	}
+	return "", invalidValue("transaction_isolation", v)
+}
+
+func checkFloatDigits(_ *settings, v string) (string, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < -15 || n > 3 {
+		return "", invalidValue("extra_float_digits", v)
+	}
+	return strconv.Itoa(n), nil
+}
+
+func checkOn(_ *settings, v string) (string, error) {
+	switch strings.ToLower(v) {
+	case "on", "true", "1", "yes":
+		return "on", nil
+	}
+	return "", errorf(codeNotSupported, "Shale supports only standard_conforming_strings on")
+}
+
+func checkHex(_ *settings, v string) (string, error) {
+	if strings.EqualFold(v, "hex") {
+		return "hex", nil
+	}
+	return "", errorf(codeNotSupported, "Shale supports only bytea_output hex")
+}
+
+func checkTimeZone(_ *settings, v string) (string, error) {
+	if _, err := loadZone(v); err != nil {
+		return "", errorf(codeInvalidParamValue, `invalid value for parameter "TimeZone": "`+v+`"`)
+	}
+	if strings.EqualFold(v, "utc") || strings.EqualFold(v, "local") || strings.EqualFold(v, "default") {
+		return "UTC", nil
+	}
+	return v, nil
+}
+
+// loadZone resolves a TimeZone value: an IANA name, UTC, or a numeric
+// offset in hours ("-7", "+05:30", ISO sign convention).
+func loadZone(v string) (*time.Location, error) {
+	switch strings.ToLower(v) {
+	case "utc", "gmt", "z", "zulu", "local", "default", "":
+		return time.UTC, nil
+	}
+	if v[0] == '+' || v[0] == '-' || isDigit(v[0]) {
+		h, m, _ := strings.Cut(strings.TrimLeft(v, "+-"), ":")
+		hh, err1 := strconv.Atoi(h)
+		mm := 0
+		var err2 error
+		if m != "" {
+			mm, err2 = strconv.Atoi(m)
+		}
+		if err1 == nil && err2 == nil && hh <= 15 && mm < 60 {
+			off := hh*3600 + mm*60
+			if v[0] == '-' {
+				off = -off
+			}
+			return time.FixedZone(v, off), nil
+		}
+	}
+	return time.LoadLocation(v)
+}
+
+func checkTimeout(_ *settings, v string) (string, error) {
+	if _, err := parseTimeout(v); err != nil {
+		return "", invalidValue("statement_timeout", v)
+	}
+	return v, nil
+}
+
+// parseTimeout reads a duration setting: an integer of milliseconds, or a
+// number with a unit (ms, s, min, h).
+func parseTimeout(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	i := 0
+	for i < len(v) && (isDigit(v[i]) || v[i] == '.') {
+		i++
+	}
+	n, err := strconv.ParseFloat(v[:i], 64)
+	if err != nil {
+		return 0, err
+	}
+	unit := map[string]time.Duration{"": time.Millisecond, "ms": time.Millisecond, "s": time.Second,
+		"min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}
+	u, ok := unit[strings.ToLower(strings.TrimSpace(v[i:]))]
+	if !ok {
+		return 0, strconv.ErrSyntax
+	}
+	return time.Duration(n * float64(u)), nil
+}

@@ -1,0 +1,54 @@
+package pgwire
+
+import (
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// simpleQuery runs a Query message: each statement in turn, stopping at
+// the first error; then ReadyForQuery, always (psql waits for it).
+func (c *conn) simpleQuery(text string) {
+	spans := splitStatements(text)
+	if len(spans) == 0 {
+		c.w.send(&pgproto3.EmptyQueryResponse{})
+	}
+	for _, sp := range spans {
+		if err := c.simpleStatement(text[sp.start:sp.end]); err != nil {
+			c.sendError(at(err, text, sp.start))
+			break
+		}
+		if c.w.err != nil {
+			return
+		}
+	}
+	if c.tx == txIdle {
+		c.closePortals()
+	}
+	c.readyForQuery()
+}
+
+// simpleStatement runs one statement of a Query with text results (binary
+// for a BINARY cursor's FETCH).
+func (c *conn) simpleStatement(stmt string) error {
+	p, err := c.prepare(stmt, nil)
+	if err != nil {
+		return err
+	}
+	pt := &portal{p: p}
+	defer pt.close()
+	cols, err := c.portalColumns(pt)
+	if err != nil {
+		return err
+	}
+	if !p.empty && p.local != nil && p.local.kind == localFetch {
+		if cur := c.cursors[p.local.name]; cur != nil && cur.binary {
+			pt.formats = []int16{formatBinary}
+			if err := pt.resolveFormats(cols); err != nil {
+				return err
+			}
+		}
+	}
+	if len(cols) > 0 {
+		c.w.send(rowDescription(cols, pt.fmts))
+	}
+	return c.run(pt, 0)
+}

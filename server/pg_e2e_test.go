@@ -1,0 +1,99 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+var pgAddrLine = regexp.MustCompile(`shale: PostgreSQL listening.* addr=(\S+)`)
+
+// startShalePG runs `shale <command>` with every listener on a free port
+// and waits for the PostgreSQL listener's log line.
+func startShalePG(t *testing.T, command, dataDir string, flags ...string) (*proc, string) {
+	t.Helper()
+	args := append([]string{command, "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0",
+		"--pg", "127.0.0.1:0"}, flags...)
+	cmd := exec.Command(shaleBin, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{cmd: cmd, logs: &strings.Builder{}}
+	lines := bufio.NewScanner(stderr)
+	deadline := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
+	defer deadline.Stop()
+	pgAddr := ""
+	for pgAddr == "" && lines.Scan() {
+		p.logs.WriteString(lines.Text() + "\n")
+		if m := pgAddrLine.FindStringSubmatch(lines.Text()); m != nil {
+			pgAddr = m[1]
+		}
+	}
+	if pgAddr == "" {
+		t.Fatalf("shale %s did not start its PostgreSQL listener:\n%s", command, p.logs)
+	}
+	go func() {
+		for lines.Scan() {
+		}
+	}()
+	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
+	return p, pgAddr
+}
+
+// TestDemoOverPostgres queries `shale demo` with psql and pgx.
+func TestDemoOverPostgres(t *testing.T) {
+	p, addr := startShalePG(t, "demo", t.TempDir())
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, "postgres://demo@"+addr+"/demo?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	var clicks int64
+	if err := c.QueryRow(ctx, "SELECT clicks['count'] FROM counters WHERE _key = $1", []byte("page#home")).Scan(&clicks); err != nil || clicks != 3 {
+		t.Fatalf("counters: %d %v", clicks, err)
+	}
+	var n int64
+	if err := c.QueryRow(ctx, "SELECT COUNT(*) FROM analytics").Scan(&n); err != nil || n != 6 {
+		t.Fatalf("count: %d %v", n, err)
+	}
+	if _, err := exec.LookPath("psql"); err == nil {
+		host, port, _ := strings.Cut(addr, ":")
+		out, err := exec.Command("psql", "-X", "-h", host, "-p", port, "-d", "demo", "-At", "-c",
+			"SELECT CAST(stats_summary['os_build'] AS STRING) FROM analytics WHERE _key = 'phone#4c410523#20190501'").CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "PQ2A.190405.003" {
+			t.Fatalf("psql: %v\n%s", err, out)
+		}
+	}
+	c.Close(ctx)
+	p.stop(t)
+}
+
+// TestPGFlags: a password turns on SCRAM; --pg-max-conns limits sessions.
+func TestPGFlags(t *testing.T) {
+	_, addr := startShalePG(t, "serve", t.TempDir(), "--pg-password", "s3cret", "--pg-max-conns", "1")
+	ctx := context.Background()
+	if _, err := pgx.Connect(ctx, "postgres://u:wrong@"+addr+"/demo?sslmode=disable"); err == nil ||
+		!strings.Contains(err.Error(), "28P01") {
+		t.Fatalf("wrong password: %v", err)
+	}
+	c, err := pgx.Connect(ctx, "postgres://u:s3cret@"+addr+"/demo?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := pgx.Connect(ctx, "postgres://u:s3cret@"+addr+"/demo?sslmode=disable"); err == nil ||
+		!strings.Contains(err.Error(), "53300") {
+		t.Fatalf("past --pg-max-conns: %v", err)
+	}
+}
