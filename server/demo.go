@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -54,44 +53,73 @@ var (
 	}
 )
 
-// LoadDemo creates the demo tables in DemoInstance, unless they exist:
+// demoTable creates one demo table and loads it, unless it exists.
+type demoTable struct {
+	name string
+	spec storage.TableSpec
+	load func(ctx context.Context, e *storage.Engine, tgt storage.Target) error
+}
+
+// demoTables are the demo instance's tables, in load order.
+var demoTables = []demoTable{
+	{
+		name: "analytics",
+		spec: storage.TableSpec{
+			Families: []storage.Family{
+				{Name: "stats_summary", GC: storage.GCPolicy{Kind: storage.GCMaxVersions, MaxVersions: 10}},
+				{Name: "cell_plan", GC: storage.GCPolicy{Kind: storage.GCMaxVersions, MaxVersions: 10}},
+			},
+			InitialSplits: [][]byte{[]byte("phone#5"), []byte("tablet#")},
+		},
+		load: loadAnalytics,
+	},
+	{
+		name: "counters",
+		spec: storage.TableSpec{Families: []storage.Family{{Name: "clicks", Aggregate: storage.Sum}}},
+		load: loadCounters,
+	},
+	{name: "usage", spec: usageSpec, load: loadUsage},
+}
+
+// LoadDemo creates the demo tables in DemoInstance, each unless it exists:
 //   - analytics: the documentation's phone/tablet usage data (families
 //     stats_summary and cell_plan, keys device#id#yyyymmdd);
-//   - counters: an Int64 sum aggregate family "clicks" per page.
+//   - counters: an Int64 sum aggregate family "clicks" per page;
+//   - usage: a generated time series, a row per device and day.
 func LoadDemo(ctx context.Context, e *storage.Engine) error {
-	if _, err := e.GetTable(DemoInstance, "analytics"); err == nil {
-		return nil // loaded by an earlier run on this data directory
+	for _, dt := range demoTables {
+		if _, err := e.GetTable(DemoInstance, dt.name); err == nil {
+			continue // loaded by an earlier run on this data directory
+		}
+		if _, err := e.CreateTable(ctx, DemoInstance, dt.name, dt.spec); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		if err := dt.load(ctx, e, storage.Target{Instance: DemoInstance, Table: dt.name}); err != nil {
+			return fmt.Errorf("demo %s: %w", dt.name, err)
+		}
 	}
-	if _, err := e.CreateTable(ctx, DemoInstance, "analytics", storage.TableSpec{
-		Families: []storage.Family{
-			{Name: "stats_summary", GC: storage.GCPolicy{Kind: storage.GCMaxVersions, MaxVersions: 10}},
-			{Name: "cell_plan", GC: storage.GCPolicy{Kind: storage.GCMaxVersions, MaxVersions: 10}},
-		},
-		InitialSplits: [][]byte{[]byte("phone#5"), []byte("tablet#")},
-	}); err != nil && !errors.Is(err, storage.ErrAlreadyExists) {
-		return fmt.Errorf("demo: %w", err)
-	}
-	tgt := storage.Target{Instance: DemoInstance, Table: "analytics"}
+	return nil
+}
+
+func loadAnalytics(ctx context.Context, e *storage.Engine, tgt storage.Target) error {
 	for _, c := range demoAnalytics {
 		if err := e.MutateRow(ctx, tgt, []byte(c.row), []storage.Mutation{{
 			Kind: storage.SetCell, Family: c.family, Qualifier: []byte(c.qualifier),
 			Timestamp: c.ts.UnixMicro(), Value: []byte(c.value),
 		}}); err != nil {
-			return fmt.Errorf("demo: %w", err)
+			return err
 		}
 	}
-	if _, err := e.CreateTable(ctx, DemoInstance, "counters", storage.TableSpec{
-		Families: []storage.Family{{Name: "clicks", Aggregate: storage.Sum}},
-	}); err != nil && !errors.Is(err, storage.ErrAlreadyExists) {
-		return fmt.Errorf("demo: %w", err)
-	}
-	tgt.Table = "counters"
+	return nil
+}
+
+func loadCounters(ctx context.Context, e *storage.Engine, tgt storage.Target) error {
 	for i, page := range []string{"home", "docs", "home", "pricing", "home", "docs"} {
 		hour := may1.Add(time.Duration(i%2) * time.Hour).UnixMicro()
 		if err := e.MutateRow(ctx, tgt, []byte("page#"+page), []storage.Mutation{{
 			Kind: storage.AddToCell, Family: "clicks", Qualifier: []byte("count"), Timestamp: hour, Int64Input: 1,
 		}}); err != nil {
-			return fmt.Errorf("demo: %w", err)
+			return err
 		}
 	}
 	return nil

@@ -429,11 +429,15 @@ func TestDemo(t *testing.T) {
 		p := startShaleCmd(t, "demo", dir)
 		c, ac := p.clientsOf(t, "demo", "demo")
 		tables, err := ac.Tables(ctx)
-		if err != nil || !slices.Equal(tables, []string{"analytics", "counters"}) {
+		if err != nil || !slices.Equal(tables, []string{"analytics", "counters", "usage"}) {
 			t.Fatalf("demo tables = %v, %v", tables, err)
 		}
 		got := keysOf(readAll(t, c.Open("analytics"), bigtable.PrefixRange("phone#4c410523")))
 		mustEqual(t, "demo prefix read", got, []string{"phone#4c410523#20190501", "phone#4c410523#20190502", "phone#4c410523#20190505"})
+		n := 0
+		if err := c.Open("usage").ReadRows(ctx, bigtable.PrefixRange("tablet#"), func(bigtable.Row) bool { n++; return true }); err != nil || n != 10*90 {
+			t.Fatalf("usage tablet rows = %d, %v", n, err)
+		}
 		row, err := c.Open("counters").ReadRow(ctx, "page#home")
 		if err != nil || len(row["clicks"]) != 1 || string(row["clicks"][0].Value) != "\x00\x00\x00\x00\x00\x00\x00\x03" {
 			t.Fatalf("counters page#home = %v, %v", row, err)

@@ -99,7 +99,7 @@ func Start(cfg Config) (*Server, error) {
 		s.logPG()
 	}
 	if cfg.Demo {
-		log.Info("shale: demo instance loaded (tables analytics, counters)", "project", "demo", "instance", "demo",
+		log.Info("shale: demo instance loaded (tables analytics, counters, usage)", "project", "demo", "instance", "demo",
 			"try", fmt.Sprintf("BIGTABLE_EMULATOR_HOST=%s cbt -project demo -instance demo read analytics prefix=phone#4c410523", s.grpcLis.Addr()))
 	}
 	return s, nil
