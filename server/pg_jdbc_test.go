@@ -1,0 +1,40 @@
+package server_test
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// pgJDBCJar is where Debian's libpostgresql-jdbc-java puts pgJDBC (.ci/run
+// installs it; Maven's registry is not reachable here).
+const pgJDBCJar = "/usr/share/java/postgresql.jar"
+
+// TestJDBC runs testdata/jdbc/JdbcSmoke.java with pgJDBC against `shale
+// demo`: prepared statements past the binary threshold, an error's
+// SQLSTATE, and DatabaseMetaData. It skips where Java or pgJDBC is missing
+// (CI installs both).
+func TestJDBC(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("java is not installed")
+	}
+	if _, err := os.Stat(pgJDBCJar); err != nil {
+		t.Skip("pgJDBC is not installed (apt-get install libpostgresql-jdbc-java)")
+	}
+	_, addr := startShalePG(t, "demo", t.TempDir())
+	out, err := exec.Command(java, "-cp", pgJDBCJar, "testdata/jdbc/JdbcSmoke.java",
+		"jdbc:postgresql://"+addr+"/demo").CombinedOutput()
+	if err != nil {
+		t.Fatalf("JdbcSmoke: %v\n%s", err, out)
+	}
+	var want []string
+	for i := 1; i <= 8; i++ {
+		want = append(want, "exec "+string(rune('0'+i))+": tablet# os=PQ2A. battery>0=true")
+	}
+	want = append(want, "phones: 2700", "error: 42P01", "product: PostgreSQL 15")
+	if got := strings.TrimSpace(string(out)); got != strings.Join(want, "\n") {
+		t.Fatalf("JdbcSmoke printed:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+}
