@@ -218,19 +218,6 @@ func tableProto(t *storage.Table, view adminpb.Table_View) *adminpb.Table {
 	return out
 }
 
-// rowKeySchemaProto decodes a stored row-key schema (nil when absent or
-// unreadable, which validation at write time rules out).
-func rowKeySchemaProto(b []byte) *adminpb.Type_Struct {
-	if len(b) == 0 {
-		return nil
-	}
-	s := new(adminpb.Type_Struct)
-	if err := proto.Unmarshal(b, s); err != nil {
-		return nil
-	}
-	return s
-}
-
 func timestampProto(t time.Time) *timestamppb.Timestamp {
 	if t.IsZero() {
 		return nil

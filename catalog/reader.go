@@ -31,7 +31,7 @@ func (r StorageReader) Table(_ context.Context, instance, name string) (*Table, 
 		}
 		return nil, err
 	}
-	return FromStorage(st), nil
+	return FromStorage(st)
 }
 
 // Static is an in-memory Reader (tests, fuzzing).

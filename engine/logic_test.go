@@ -13,6 +13,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/shale-db/shale/engine"
+	"github.com/shale-db/shale/rowkeyschema"
 	"github.com/shale-db/shale/sql/sqlerr"
 	"github.com/shale-db/shale/sql/types"
 	"github.com/shale-db/shale/storage"
@@ -25,6 +26,7 @@ const testInstance = "projects/p/instances/i"
 //
 //	create-table name=<t>
 //	<family> [sum]                          one family per line
+//	key <row-key schema>                    the rowkeyschema text form
 //
 //	write table=<t>
 //	<row> <family>:<qualifier>@<ts> <value>  one cell per line; ts is
@@ -74,6 +76,17 @@ func createTable(ctx context.Context, t *testing.T, st *storage.Engine, td *data
 	for _, l := range strings.Split(strings.TrimSpace(td.Input), "\n") {
 		f := strings.Fields(l)
 		if len(f) == 0 {
+			continue
+		}
+		if text, ok := strings.CutPrefix(strings.TrimSpace(l), "key "); ok {
+			ks, err := rowkeyschema.Parse(text)
+			if err == nil {
+				err = ks.Validate()
+			}
+			if err != nil {
+				return "error: " + err.Error()
+			}
+			spec.RowKeySchema = []byte(ks.String())
 			continue
 		}
 		fam := storage.Family{Name: f[0]}

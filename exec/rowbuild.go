@@ -5,19 +5,28 @@ import (
 
 	"github.com/shale-db/shale/catalog"
 	"github.com/shale-db/shale/planner"
+	"github.com/shale-db/shale/sql/sqlerr"
 	"github.com/shale-db/shale/sql/types"
 	"github.com/shale-db/shale/storage"
 )
 
-// buildRow turns a storage row into the scan's SQL row (`_key`, then one
-// MAP per family read; unread families are NULL). Values live in the
-// batch slabs (invariant E1).
-func (s *scanOp) buildRow(r *storage.Row) []types.Value {
+// buildRow turns a storage row into the scan's SQL row (`_key`, the key
+// fields when the query reads them, then one MAP per family read; what is
+// not read is NULL). Values live in the batch slabs (invariant E1). A key
+// that does not decode under the table's row-key schema is an error
+// naming the key (spec §5.5).
+func (s *scanOp) buildRow(r *storage.Row) ([]types.Value, error) {
 	w := s.n.Width
 	start := len(s.vals)
 	s.vals = append(s.vals, make([]types.Value, w)...)
-	if s.n.NeedKey {
-		s.vals[start] = types.BytesValue(s.copyBytes(r.Key))
+	if s.n.NeedKey || s.n.DecodeKey {
+		key := s.copyBytes(r.Key)
+		s.vals[start] = types.BytesValue(key)
+		if s.n.DecodeKey {
+			if err := s.decodeKey(s.vals[start+1:start+1+s.n.Table.NumKeyFields()], key); err != nil {
+				return nil, err
+			}
+		}
 	}
 	cells := r.Cells
 	for _, rd := range s.n.Reads {
@@ -33,7 +42,16 @@ func (s *scanOp) buildRow(r *storage.Row) []types.Value {
 		s.vals[start+rd.Col] = v
 		cells = cells[j:]
 	}
-	return s.vals[start : start+w : start+w]
+	return s.vals[start : start+w : start+w], nil
+}
+
+// decodeKey decodes key (in the batch slab) into the key-field columns.
+func (s *scanOp) decodeKey(dst []types.Value, key []byte) error {
+	// dst has room for every field, so the values land in place.
+	if _, err := s.n.Table.KeySchema.DecodeKey(dst[:0:len(dst)], key); err != nil {
+		return sqlerr.New(sqlerr.InvalidValue, "row key %q does not match the row key schema of table %s", key, s.n.Table.Name)
+	}
+	return nil
 }
 
 // familyValue builds MAP<BYTES, V> (latest cell per qualifier) or, with

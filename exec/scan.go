@@ -151,7 +151,10 @@ func (s *scanOp) Next() (*Batch, error) {
 			}
 			break
 		}
-		row := s.buildRow(r)
+		row, err := s.buildRow(r)
+		if err != nil {
+			return nil, err
+		}
 		if s.n.Residual != nil {
 			s.env.Row = row
 			ok, err := sql.EvalBool(s.n.Residual, &s.env)

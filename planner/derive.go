@@ -1,16 +1,20 @@
 package planner
 
 import (
+	"github.com/shale-db/shale/rowkeyschema"
 	"github.com/shale-db/shale/sql"
 	"github.com/shale-db/shale/sql/types"
 )
 
 // Derive splits a scan predicate into the key set it restricts the scan to
 // and the residual that must still be evaluated (spec §4.9). keyCol is the
-// row column holding `_key`. A top-level conjunct is dropped from the
+// row column holding `_key`; with a row-key schema, key field i is
+// column keyCol+1+i (catalog C1). A top-level conjunct is dropped from the
 // residual only when its key set is exact: the keys in the set are exactly
-// the ones for which the conjunct is TRUE.
-func Derive(pred sql.Expr, keyCol int) (KeySet, sql.Expr) {
+// the ones for which the conjunct is TRUE. Predicates on key fields are
+// never exact (their spans are a superset, and the rows they read must
+// decode).
+func Derive(pred sql.Expr, keyCol int, schema *rowkeyschema.Schema) (KeySet, sql.Expr) {
 	if pred == nil {
 		return AllKeys{}, nil
 	}
@@ -19,6 +23,11 @@ func Derive(pred sql.Expr, keyCol int) (KeySet, sql.Expr) {
 		conj = a.Args
 	}
 	var sets []KeySet
+	if schema != nil {
+		if kf := deriveKeyFields(conj, schema, keyCol+1); kf != (AllKeys{}) {
+			sets = append(sets, kf)
+		}
+	}
 	var residual []sql.Expr
 	for _, c := range conj {
 		ks, exact := derive(c, keyCol)

@@ -30,6 +30,7 @@
 // P2: rows inside Resolve(keys) that pass Residual are exactly the rows the
 // scan's conjuncts select (property-tested in exec).
 // P3: every expression of a node is over its input's row layout; Scan rows
-// are catalog columns (`_key`, families in name order), unread families
-// hold NULL.
+// are catalog columns (`_key`, key fields, families in name order); what
+// is not read holds NULL, and key fields are decoded only when the query
+// reads them (Scan.DecodeKey).
 package planner

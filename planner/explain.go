@@ -89,9 +89,12 @@ func describeScan(n *Scan) []string {
 	lines := []string{"scan " + n.Table.Name}
 	if IsConstant(n.Keys) {
 		sp, err := Resolve(n.Keys, evalConst)
-		if err == nil {
+		switch ks := n.Table.KeySchema; {
+		case err == nil && ks != nil && !sp.IsFull() && len(sp) > 0:
+			lines = append(lines, "spans: "+RawSpans(sp), "key ranges: "+DecodedSpans(ks, sp))
+		case err == nil:
 			lines = append(lines, "spans: "+sp.String())
-		} else {
+		default:
 			lines = append(lines, "spans: "+n.Keys.String())
 		}
 	} else {
@@ -121,6 +124,9 @@ func readText(n *Scan) string {
 	var parts []string
 	if n.NeedKey {
 		parts = append(parts, "_key")
+	}
+	if n.DecodeKey {
+		parts = append(parts, "key fields")
 	}
 	for _, r := range n.Reads {
 		if r.Qualifiers == nil {

@@ -13,7 +13,8 @@ type KeySet interface {
 	keySet()
 }
 
-// AllKeys is the whole table.
+// AllKeys is the whole table. (KeyFields, for row-key schemas, is in
+// keyfields.go.)
 type AllKeys struct{}
 
 // KeyPoints are individual keys (=, IN list).
@@ -132,6 +133,18 @@ func walkLeaves(k KeySet, fn func(sql.Expr)) {
 		}
 	case *KeyPrefix:
 		fn(k.Prefix)
+	case *KeyFields:
+		for _, alts := range k.Eq {
+			for _, a := range alts {
+				fn(a)
+			}
+		}
+		if k.Lo != nil {
+			fn(k.Lo)
+		}
+		if k.Hi != nil {
+			fn(k.Hi)
+		}
 	case *KeyAnd:
 		for _, s := range k.Sets {
 			walkLeaves(s, fn)

@@ -33,11 +33,16 @@ type FamilyRead struct {
 // Scan reads rows of a table.
 type Scan struct {
 	Table *catalog.Table
-	// Width is the row width: `_key` then one column per family.
+	// Width is the row width: `_key`, the key fields, then one column
+	// per family (catalog C1).
 	Width   int
 	NeedKey bool
-	Reads   []FamilyRead
-	History bool
+	// DecodeKey: the query reads key fields, so each row's key is decoded
+	// with Table.KeySchema, and a key that does not decode fails the
+	// query (spec §5.5).
+	DecodeKey bool
+	Reads     []FamilyRead
+	History   bool
 	// Temporal bounds, constant expressions or nil (spec §4.3).
 	AsOf, After, AfterOrEqual, Before, BeforeOrEqual, LatestN sql.Expr
 	Keys                                                      KeySet

@@ -66,14 +66,35 @@ func planQuery(q *sql.Query) (Node, error) {
 	return n, nil
 }
 
-// scanOrdered reports whether ORDER BY is one item on `_key`, which scan
-// order (forward or reverse) satisfies; UNNEST keeps its input's order.
+// scanOrdered reports whether scan order (forward or reverse) satisfies
+// ORDER BY: one item on `_key`, or leading key fields in schema order, all
+// in one direction, whose encoding preserves order (spec §4.9). UNNEST
+// keeps its input's order.
 func scanOrdered(q *sql.Query, scan *Scan) bool {
-	if len(q.OrderBy) != 1 {
+	if len(q.OrderBy) == 0 {
 		return false
 	}
-	c, ok := q.Select[q.OrderBy[0].Col].(*sql.ColRef)
-	return ok && c.Idx == 0 && c.T.Kind == types.KindBytes && c.Name == "_key"
+	col := func(i int) int {
+		c, ok := q.Select[q.OrderBy[i].Col].(*sql.ColRef)
+		if !ok {
+			return -1
+		}
+		return c.Idx
+	}
+	if len(q.OrderBy) == 1 && col(0) == 0 {
+		c := q.Select[q.OrderBy[0].Col].(*sql.ColRef)
+		return c.T.Kind == types.KindBytes && c.Name == "_key"
+	}
+	t := scan.Table
+	if len(q.OrderBy) > t.NumKeyFields() {
+		return false
+	}
+	for i, o := range q.OrderBy {
+		if col(i) != t.KeyFieldCol(i) || o.Desc != q.OrderBy[0].Desc || !t.KeySchema.OrderPreserving(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // planSource plans the FROM clause and the WHERE clause over it; it
@@ -88,7 +109,7 @@ func planSource(src sql.Source, where sql.Expr) (Node, *Scan, error) {
 		return n, nil, nil
 	case *sql.TableScan:
 		scan := newScan(s)
-		scan.Keys, scan.Residual = Derive(where, 0)
+		scan.Keys, scan.Residual = Derive(where, 0, s.Table.KeySchema)
 		return scan, scan, nil
 	case *sql.UnnestJoin:
 		return planUnnest(s, where)

@@ -10,15 +10,32 @@ import (
 
 	"github.com/shale-db/shale/catalog"
 	"github.com/shale-db/shale/planner"
+	"github.com/shale-db/shale/rowkeyschema"
 	"github.com/shale-db/shale/sql"
 	"github.com/shale-db/shale/sql/sqlerr"
 	"github.com/shale-db/shale/sql/types"
 )
 
-// testCatalog has table t (families cf, stats) and analytics.
+// testCatalog has table t (families cf, stats), analytics, and the
+// structured-key tables sales (spec §5.4) and events (spec §9 Q19).
 var testCatalog = catalog.Static{
 	"t":         {Name: "t", Families: []catalog.Family{{Name: "cf"}, {Name: "counters", Int64: true}, {Name: "stats"}}},
 	"analytics": {Name: "analytics", Families: []catalog.Family{{Name: "cell_plan"}, {Name: "stats_summary"}}},
+	"sales": {Name: "sales", Families: []catalog.Family{{Name: "product"}},
+		KeySchema: mustSchema(`delimited_bytes("#") (user_id BYTES raw, purchase_date STRING utf8_bytes, order_number STRING utf8_bytes)`)},
+	"events": {Name: "events", Families: []catalog.Family{{Name: "e"}},
+		KeySchema: mustSchema(`ordered_code_bytes (tenant STRING utf8_bytes, seq INT64 ordered_code_bytes, ts TIMESTAMP unix_micros_int64(big_endian_bytes))`)},
+}
+
+func mustSchema(text string) *rowkeyschema.Schema {
+	s, err := rowkeyschema.Parse(text)
+	if err == nil {
+		err = s.Validate()
+	}
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 // parseParams reads params=(name:TYPE,...) (TYPE: BYTES, STRING, INT64,
@@ -43,8 +60,8 @@ func parseParams(td *datadriven.TestData) map[string]*types.Type {
 // residual, in the shape of CockroachDB's index-constraint tests) and
 // testdata/pushdown/plans (query → EXPLAIN text).
 //
-//	ranges [params=(k:BYTES,...)]
-//	<predicate over table t>
+//	ranges [table=<t>] [params=(k:BYTES,...)]
+//	<predicate over table t (by default)>
 //	----
 //	keys: <key set>           spans: <resolved spans, when constant>
 //	residual: <expr | none>
@@ -59,7 +76,11 @@ func TestDataDriven(t *testing.T) {
 			params := parseParams(td)
 			switch td.Cmd {
 			case "ranges":
-				return ranges(td.Input, params)
+				table := "t"
+				if td.HasArg("table") {
+					td.ScanArgs(t, "table", &table)
+				}
+				return ranges(table, td.Input, params)
 			case "plan":
 				p, err := plan(td.Input, params)
 				if err != nil {
@@ -81,8 +102,8 @@ func plan(q string, params map[string]*types.Type) (*planner.Plan, error) {
 	return planner.New(st)
 }
 
-func ranges(pred string, params map[string]*types.Type) string {
-	q := "SELECT _key FROM t WHERE " + pred
+func ranges(table, pred string, params map[string]*types.Type) string {
+	q := "SELECT _key FROM " + table + " WHERE " + pred
 	p, err := plan(q, params)
 	if err != nil {
 		return sqlerr.Caret(q, err)
@@ -95,7 +116,11 @@ func ranges(pred string, params map[string]*types.Type) string {
 		if err != nil {
 			fmt.Fprintf(&b, "spans: error: %v\n", err)
 		} else {
-			fmt.Fprintf(&b, "spans: %s\n", sp)
+			if ks := scan.Table.KeySchema; ks != nil && len(sp) > 0 && !sp.IsFull() {
+				fmt.Fprintf(&b, "spans: %s\nkey ranges: %s\n", planner.RawSpans(sp), planner.DecodedSpans(ks, sp))
+			} else {
+				fmt.Fprintf(&b, "spans: %s\n", sp)
+			}
 		}
 	}
 	res := "none"

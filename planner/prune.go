@@ -12,7 +12,7 @@ import (
 // families, or for a family used only as cf['literal'] just those
 // qualifiers.
 func prune(scan *Scan, q *sql.Query) {
-	u := &usage{width: scan.Width, quals: map[int][][]byte{}, whole: map[int]bool{}}
+	u := &usage{width: scan.Width, firstFam: scan.Table.FamilyCol(0), quals: map[int][][]byte{}, whole: map[int]bool{}}
 	u.expr(scan.Residual)
 	for s := q.From; s != nil; {
 		j, ok := s.(*sql.UnnestJoin)
@@ -41,8 +41,11 @@ func prune(scan *Scan, q *sql.Query) {
 		}
 	}
 	scan.NeedKey = u.whole[0]
+	for i := 0; i < scan.Table.NumKeyFields(); i++ {
+		scan.DecodeKey = scan.DecodeKey || u.whole[scan.Table.KeyFieldCol(i)]
+	}
 	for i, f := range scan.Table.Families {
-		col := i + 1
+		col := scan.Table.FamilyCol(i)
 		switch {
 		case u.whole[col]:
 			scan.Reads = append(scan.Reads, FamilyRead{Family: f, Col: col})
@@ -53,9 +56,10 @@ func prune(scan *Scan, q *sql.Query) {
 }
 
 type usage struct {
-	width int
-	quals map[int][][]byte
-	whole map[int]bool
+	width    int
+	firstFam int // the first family column
+	quals    map[int][][]byte
+	whole    map[int]bool
 }
 
 func (u *usage) expr(e sql.Expr) {
@@ -67,7 +71,7 @@ func (u *usage) expr(e sql.Expr) {
 		case *sql.MapGet:
 			c, isCol := x.Map.(*sql.ColRef)
 			k, isConst := x.Key.(*sql.Const)
-			if isCol && isConst && c.Idx > 0 && c.Idx < u.width && !k.V.IsNull() && k.T.Kind == types.KindBytes {
+			if isCol && isConst && c.Idx >= u.firstFam && c.Idx < u.width && !k.V.IsNull() && k.T.Kind == types.KindBytes {
 				u.quals[c.Idx] = append(u.quals[c.Idx], k.V.Bytes())
 				return false
 			}

@@ -57,6 +57,8 @@ func Resolve(k KeySet, eval func(sql.Expr) (types.Value, error)) (Spans, error) 
 		return normalize(out), nil
 	case *KeyRange:
 		return resolveRange(k, eval)
+	case *KeyFields:
+		return resolveKeyFields(k, eval)
 	case *KeyPrefix:
 		v, err := eval(k.Prefix)
 		if err != nil || v.IsNull() {

@@ -79,13 +79,16 @@ var demoTables = []demoTable{
 		load: loadCounters,
 	},
 	{name: "usage", spec: usageSpec, load: loadUsage},
+	{name: "readings", spec: readingsSpec(), load: loadReadings},
 }
 
 // LoadDemo creates the demo tables in DemoInstance, each unless it exists:
 //   - analytics: the documentation's phone/tablet usage data (families
 //     stats_summary and cell_plan, keys device#id#yyyymmdd);
 //   - counters: an Int64 sum aggregate family "clicks" per page;
-//   - usage: a generated time series, a row per device and day.
+//   - usage: a generated time series, a row per device and day;
+//   - readings: hourly battery readings under a row-key schema (device_type,
+//     device_id, ts), whose fields SQL reads as typed columns.
 func LoadDemo(ctx context.Context, e *storage.Engine) error {
 	for _, dt := range demoTables {
 		if _, err := e.GetTable(DemoInstance, dt.name); err == nil {

@@ -429,11 +429,14 @@ func TestDemo(t *testing.T) {
 		p := startShaleCmd(t, "demo", dir)
 		c, ac := p.clientsOf(t, "demo", "demo")
 		tables, err := ac.Tables(ctx)
-		if err != nil || !slices.Equal(tables, []string{"analytics", "counters", "usage"}) {
+		if err != nil || !slices.Equal(tables, []string{"analytics", "counters", "readings", "usage"}) {
 			t.Fatalf("demo tables = %v, %v", tables, err)
 		}
 		got := keysOf(readAll(t, c.Open("analytics"), bigtable.PrefixRange("phone#4c410523")))
 		mustEqual(t, "demo prefix read", got, []string{"phone#4c410523#20190501", "phone#4c410523#20190502", "phone#4c410523#20190505"})
+		if ti, err := ac.TableInfo(ctx, "readings"); err != nil || ti.RowKeySchema == nil || len(ti.RowKeySchema.Fields) != 3 {
+			t.Fatalf("readings row key schema: %+v, %v", ti, err)
+		}
 		n := 0
 		if err := c.Open("usage").ReadRows(ctx, bigtable.PrefixRange("tablet#"), func(bigtable.Row) bool { n++; return true }); err != nil || n != 10*90 {
 			t.Fatalf("usage tablet rows = %d, %v", n, err)

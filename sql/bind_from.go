@@ -100,6 +100,7 @@ func (b *binder) bindTable(name *ast.Ident, alias string, args []ast.TVFArg, nam
 	idx := make([]int, len(ts.Cols))
 	for i, c := range ts.Cols {
 		idx[i] = sc.add(c.Name, c.Type)
+		sc.cols[idx[i]].hidden = c.Hidden
 	}
 	if alias == "" {
 		alias = t.Name

@@ -16,8 +16,10 @@ func (b *binder) expandSelect(results []ast.SelectItem, sc *scope) ([]selectItem
 		switch r := r.(type) {
 		case *ast.Star:
 			cols := make([]int, 0, len(sc.cols))
-			for i := range sc.cols {
-				cols = append(cols, i)
+			for i, c := range sc.cols {
+				if !c.hidden {
+					cols = append(cols, i)
+				}
 			}
 			if len(cols) == 0 {
 				return nil, b.errAt(r, sqlerr.InvalidArgument, "SELECT * must have a FROM clause")
@@ -33,7 +35,7 @@ func (b *binder) expandSelect(results []ast.SelectItem, sc *scope) ([]selectItem
 			if !isTable {
 				return nil, b.errAt(r, sqlerr.NotSupported, "expr.* is only supported on a table name")
 			}
-			star, err := b.starItems(r, cols, sc, r.Except, r.Replace)
+			star, err := b.starItems(r, visible(cols, sc), sc, r.Except, r.Replace)
 			if err != nil {
 				return nil, err
 			}
@@ -45,6 +47,17 @@ func (b *binder) expandSelect(results []ast.SelectItem, sc *scope) ([]selectItem
 		}
 	}
 	return items, nil
+}
+
+// visible drops hidden columns from a table's column list.
+func visible(cols []int, sc *scope) []int {
+	out := make([]int, 0, len(cols))
+	for _, i := range cols {
+		if !sc.cols[i].hidden {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func identName(id *ast.Ident, ok bool) string {

@@ -71,8 +71,8 @@ type Source interface {
 	sourceNode()
 }
 
-// TableScan reads a table. Its row is Cols (C1 of package catalog: `_key`
-// then the families).
+// TableScan reads a table. Its row is Cols (C1 of package catalog: `_key`,
+// the row-key schema's fields, then the families).
 type TableScan struct {
 	Table *catalog.Table
 	Cols  []catalog.Column

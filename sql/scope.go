@@ -21,6 +21,9 @@ type scope struct {
 type scopeCol struct {
 	name string
 	t    *types.Type
+	// hidden columns resolve by name but are not part of * (`_key` of a
+	// table with a row-key schema).
+	hidden bool
 }
 
 func (s *scope) add(name string, t *types.Type) int {
