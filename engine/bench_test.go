@@ -81,6 +81,9 @@ func loadBench(st *storage.Engine, n int) error {
 			batch = batch[:0]
 		}
 	}
+	if err := loadKeyed(st, n); err != nil {
+		return err
+	}
 	return st.Flush()
 }
 
