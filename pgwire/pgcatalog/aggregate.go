@@ -1,0 +1,295 @@
+package pgcatalog
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// aggDef is an aggregate: its result type and how to fold the inputs of a
+// group (each input is the argument values of one row, after FILTER,
+// DISTINCT and ORDER BY).
+type aggDef struct {
+	ret   func(args []uint32) uint32
+	final func(ev *evaluator, in [][]Value, t []uint32) (Value, error)
+}
+
+var aggregates = map[string]*aggDef{}
+
+func init() {
+	for name, def := range aggregateDefs() {
+		aggregates[name] = def
+	}
+}
+
+func aggregateDefs() map[string]*aggDef {
+	return map[string]*aggDef{
+		"count": {ret: constType(tInt8), final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+			n := 0
+			for _, r := range in {
+				if len(r) == 0 || !r[0].isNull() {
+					n++
+				}
+			}
+			return intV(int64(n)), nil
+		}},
+		"array_agg": {ret: func(t []uint32) uint32 { return arrayOf(outputType(t[0])) }, final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+			if len(in) == 0 {
+				return null, nil
+			}
+			out := make([]Value, len(in))
+			for i, r := range in {
+				out[i] = r[0]
+			}
+			return arrayV(out), nil
+		}},
+		"string_agg": {ret: constType(tText), final: func(ev *evaluator, in [][]Value, t []uint32) (Value, error) {
+			var sb strings.Builder
+			n := 0
+			for _, r := range in {
+				if r[0].isNull() {
+					continue
+				}
+				if n > 0 && !r[1].isNull() {
+					sb.WriteString(r[1].s)
+				}
+				sb.WriteString(ev.text(r[0], t[0]))
+				n++
+			}
+			if n == 0 {
+				return null, nil
+			}
+			return textV(sb.String()), nil
+		}},
+		"max":      {ret: firstType, final: extreme(1)},
+		"min":      {ret: firstType, final: extreme(-1)},
+		"sum":      {ret: sumType, final: sum},
+		"avg":      {ret: constType(tNumeric), final: avg},
+		"bool_and": {ret: constType(tBool), final: boolFold(true)},
+		"every":    {ret: constType(tBool), final: boolFold(true)},
+		"bool_or":  {ret: constType(tBool), final: boolFold(false)},
+	}
+}
+
+func firstType(t []uint32) uint32 { return outputType(t[0]) }
+
+func sumType(t []uint32) uint32 {
+	switch t[0] {
+	case tInt2, tInt4:
+		return tInt8
+	case tFloat4, tFloat8:
+		return tFloat8
+	}
+	return tNumeric
+}
+
+func nonNull(in [][]Value) []Value {
+	var out []Value
+	for _, r := range in {
+		if !r[0].isNull() {
+			out = append(out, r[0])
+		}
+	}
+	return out
+}
+
+func extreme(dir int) func(*evaluator, [][]Value, []uint32) (Value, error) {
+	return func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+		best := null
+		for _, v := range nonNull(in) {
+			if best.isNull() || compare(v, best)*dir > 0 {
+				best = v
+			}
+		}
+		return best, nil
+	}
+}
+
+func sum(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+	vals := nonNull(in)
+	if len(vals) == 0 {
+		return null, nil
+	}
+	var i int64
+	var f float64
+	isFloat := false
+	for _, v := range vals {
+		if v.k == kFloat {
+			isFloat = true
+		}
+		x, _ := v.asFloat()
+		f += x
+		n, _ := v.asInt()
+		i += n
+	}
+	if isFloat {
+		return floatV(f), nil
+	}
+	return intV(i), nil
+}
+
+func avg(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+	vals := nonNull(in)
+	if len(vals) == 0 {
+		return null, nil
+	}
+	var f float64
+	for _, v := range vals {
+		x, _ := v.asFloat()
+		f += x
+	}
+	return floatV(f / float64(len(vals))), nil
+}
+
+func boolFold(and bool) func(*evaluator, [][]Value, []uint32) (Value, error) {
+	return func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+		vals := nonNull(in)
+		if len(vals) == 0 {
+			return null, nil
+		}
+		for _, v := range vals {
+			if v.b != and {
+				return boolV(!and), nil
+			}
+		}
+		return boolV(and), nil
+	}
+}
+
+// aggSlot is one aggregate call of a query level.
+type aggSlot struct {
+	def      *aggDef
+	star     bool
+	distinct bool
+	args     []*cexpr
+	filter   *cexpr
+	order    []*cexpr
+	keys     []sortKey
+}
+
+func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, sc *scope) (*cexpr, error) {
+	if sc.aggs == nil {
+		return nil, errorf(CodeGrouping, fc.Location, "aggregate functions are not allowed here")
+	}
+	inner := *sc
+	inner.aggs, inner.wins, inner.srfs = nil, nil, nil
+	slot := &aggSlot{def: def, star: fc.AggStar, distinct: fc.AggDistinct}
+	var err error
+	if slot.args, err = b.bindArgs(fc.Args, &inner); err != nil {
+		return nil, err
+	}
+	if !slot.star && len(slot.args) == 0 || name != "string_agg" && len(slot.args) > 1 || name == "string_agg" && len(slot.args) != 2 {
+		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(slot.args))
+	}
+	for i, a := range slot.args {
+		if a.untyped {
+			slot.args[i] = b.coerce(a, tText)
+		}
+	}
+	if fc.AggFilter != nil {
+		if slot.filter, err = b.bindBool(fc.AggFilter, &inner, "FILTER"); err != nil {
+			return nil, err
+		}
+	}
+	for i, o := range fc.AggOrder {
+		sb := o.GetSortBy()
+		e, err := b.bindExpr(sb.Node, &inner)
+		if err != nil {
+			return nil, err
+		}
+		k := newSortKey(sb)
+		k.idx = len(slot.args) + i
+		slot.order, slot.keys = append(slot.order, e), append(slot.keys, k)
+	}
+	*sc.aggs = append(*sc.aggs, slot)
+	idx := len(*sc.aggs) - 1
+	types := argTypes(slot.args)
+	if slot.star {
+		types = []uint32{tInt8}
+	}
+	return &cexpr{typ: def.ret(types), name: name, fn: func(_ *evaluator, e *env) (Value, error) {
+		if idx < len(e.aggs) {
+			return e.aggs[idx], nil
+		}
+		return null, nil
+	}}, nil
+}
+
+// compute folds the slot over a group's rows.
+func (s *aggSlot) compute(ev *evaluator, rows []*env) (Value, error) {
+	var in [][]Value
+	for _, e := range rows {
+		if err := ev.check(); err != nil {
+			return null, err
+		}
+		if s.filter != nil {
+			v, err := s.filter.fn(ev, e)
+			if err != nil {
+				return null, err
+			}
+			if !v.truthy() {
+				continue
+			}
+		}
+		vals, err := evalArgs(ev, e, append(append([]*cexpr(nil), s.args...), s.order...))
+		if err != nil {
+			return null, err
+		}
+		in = append(in, vals)
+	}
+	if s.distinct {
+		in = distinctRows(in, allIdx(len(s.args)))
+	}
+	if len(s.keys) > 0 {
+		sortRows(in, s.keys)
+	}
+	return s.def.final(ev, in, argTypes(s.args))
+}
+
+// group partitions envs by the GROUP BY keys (in first-seen order) and
+// computes each group's aggregates. Without GROUP BY there is exactly one
+// group, even over no rows.
+func (p *selectPlan) group(ev *evaluator, envs []*env, outer *env) ([]*env, error) {
+	var order []string
+	groups := map[string][]*env{}
+	for _, e := range envs {
+		vals, err := evalArgs(ev, e, p.groupKeys)
+		if err != nil {
+			return nil, err
+		}
+		k := key(vals)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], e)
+	}
+	if len(p.groupKeys) == 0 && len(order) == 0 {
+		order = append(order, "")
+	}
+	out := make([]*env, 0, len(order))
+	for _, k := range order {
+		members := groups[k]
+		g := &env{outer: outer, aggs: make([]Value, len(p.aggs))}
+		if len(members) > 0 {
+			g.row = members[0].row
+		}
+		for i, s := range p.aggs {
+			v, err := s.compute(ev, members)
+			if err != nil {
+				return nil, err
+			}
+			g.aggs[i] = v
+		}
+		if p.having != nil {
+			v, err := p.having.fn(ev, g)
+			if err != nil {
+				return nil, err
+			}
+			if !v.truthy() {
+				continue
+			}
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}

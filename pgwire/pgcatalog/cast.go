@@ -1,0 +1,245 @@
+package pgcatalog
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// cast converts v of static type from to type to, as PostgreSQL's casts
+// and input functions do for the types catalog queries use.
+func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
+	if v.isNull() || from == to {
+		return v, nil
+	}
+	if isTextType(to) || to == tJSON || to == tJSONB || to == tBytea || to == tNodeTree {
+		if v.k == kText {
+			return castText(v.s, to), nil
+		}
+		return castText(ev.text(v, from), to), nil
+	}
+	switch kindOf(to) {
+	case kBool:
+		return castBool(v)
+	case kInt:
+		if isRegType(to) && v.k == kText {
+			return ev.regIn(v.s, to)
+		}
+		return castInt(v, to)
+	case kFloat:
+		if f, ok := v.asFloat(); ok {
+			return floatV(f), nil
+		}
+		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
+	case kArray:
+		return ev.castArray(v, from, to)
+	}
+	return v, nil
+}
+
+func castText(s string, to uint32) Value {
+	if to == tChar && len(s) > 1 {
+		s = s[:1]
+	}
+	return textV(s)
+}
+
+func castBool(v Value) (Value, error) {
+	switch v.k {
+	case kBool:
+		return v, nil
+	case kInt:
+		return boolV(v.i != 0), nil
+	case kText:
+		switch strings.ToLower(strings.TrimSpace(v.s)) {
+		case "t", "true", "y", "yes", "on", "1":
+			return boolV(true), nil
+		case "f", "false", "n", "no", "off", "0":
+			return boolV(false), nil
+		}
+	}
+	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type boolean: %q", plainText(v))
+}
+
+func castInt(v Value, to uint32) (Value, error) {
+	n, ok := v.asInt()
+	if !ok {
+		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
+	}
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	switch to {
+	case tInt2:
+		lo, hi = math.MinInt16, math.MaxInt16
+	case tInt4:
+		lo, hi = math.MinInt32, math.MaxInt32
+	case tOid, tXid, tRegclass, tRegtype, tRegproc, tRegprocedure, tRegnamespace, tRegrole:
+		lo, hi = 0, math.MaxUint32
+	}
+	if n < lo || n > hi {
+		return null, errorf("22003", noPos, "value %d is out of range for type %s", n, formatType(to, -1))
+	}
+	return intV(n), nil
+}
+
+// castArray converts text in array syntax, or an array of another element
+// type, to the array type to.
+func (ev *evaluator) castArray(v Value, from, to uint32) (Value, error) {
+	elem := elemType(to)
+	var elems []Value
+	switch v.k {
+	case kArray:
+		elems = v.a
+	case kText:
+		var err error
+		if to == tInt2Vector || to == tOidVector {
+			for _, f := range strings.Fields(v.s) {
+				elems = append(elems, textV(f))
+			}
+		} else if elems, err = parseArray(v.s); err != nil {
+			return null, err
+		}
+		from = arrayOf(tUnknown)
+	default:
+		return null, errorf(CodeDatatypeMismatch, noPos, "cannot cast %s to %s", formatType(from, -1), formatType(to, -1))
+	}
+	out := make([]Value, len(elems))
+	fromElem := elemType(from)
+	if v.k == kText {
+		fromElem = tUnknown
+	}
+	for i, e := range elems {
+		c, err := ev.cast(e, fromElem, elem)
+		if err != nil {
+			return null, err
+		}
+		out[i] = c
+	}
+	return arrayV(out), nil
+}
+
+// parseArray parses a one-dimensional array literal such as {a,"b c",NULL}.
+func parseArray(s string) ([]Value, error) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
+		return nil, errorf(CodeInvalidText, noPos, "malformed array literal: %q", s)
+	}
+	body := s[1 : len(s)-1]
+	var out []Value
+	if strings.TrimSpace(body) == "" {
+		return out, nil
+	}
+	for i := 0; i <= len(body); {
+		for i < len(body) && body[i] == ' ' {
+			i++
+		}
+		if i < len(body) && body[i] == '"' {
+			var sb strings.Builder
+			i++
+			for i < len(body) && body[i] != '"' {
+				if body[i] == '\\' && i+1 < len(body) {
+					i++
+				}
+				sb.WriteByte(body[i])
+				i++
+			}
+			i++
+			out = append(out, textV(sb.String()))
+			for i < len(body) && body[i] != ',' {
+				i++
+			}
+		} else {
+			j := strings.IndexByte(body[i:], ',')
+			if j < 0 {
+				j = len(body) - i
+			}
+			tok := strings.TrimSpace(body[i : i+j])
+			if strings.EqualFold(tok, "NULL") {
+				out = append(out, null)
+			} else {
+				out = append(out, textV(tok))
+			}
+			i += j
+		}
+		i++
+	}
+	return out, nil
+}
+
+// regIn is the input function of the OID alias types: a number, or a name
+// resolved in the catalog.
+func (ev *evaluator) regIn(s string, to uint32) (Value, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return intV(n), nil
+	}
+	if s == "-" && to != tRegclass {
+		return intV(0), nil
+	}
+	parts := splitQualified(s)
+	switch to {
+	case tRegclass:
+		snap, err := ev.catalog()
+		if err != nil {
+			return null, err
+		}
+		schema, name := "", parts[len(parts)-1]
+		if len(parts) > 1 {
+			schema = parts[len(parts)-2]
+		}
+		if r := snap.resolveRel(schema, name); r != nil {
+			return oidV(r.oid), nil
+		}
+		return null, errorf(CodeUndefinedTable, noPos, "relation %q does not exist", s)
+	case tRegtype:
+		if t, ok := lookupTypeName(s); ok {
+			return oidV(t.oid), nil
+		}
+		return null, errorf(CodeUndefinedObject, noPos, "type %q does not exist", s)
+	case tRegnamespace:
+		if o, ok := nspOID(parts[len(parts)-1]); ok {
+			return oidV(o), nil
+		}
+		return null, errorf(CodeUndefinedObject, noPos, "schema %q does not exist", s)
+	case tRegrole:
+		if parts[len(parts)-1] == ev.sess.User {
+			return oidV(roleOID), nil
+		}
+		return null, errorf(CodeUndefinedObject, noPos, "role %q does not exist", s)
+	case tRegproc, tRegprocedure:
+		name := parts[len(parts)-1]
+		if i := strings.IndexByte(name, '('); i >= 0 {
+			name = name[:i]
+		}
+		if o := procOID(name); o != 0 {
+			return oidV(o), nil
+		}
+		return null, errorf(CodeUndefinedFunc, noPos, "function %q does not exist", s)
+	}
+	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type oid: %q", s)
+}
+
+// splitQualified splits a possibly quoted, dotted name; unquoted parts are
+// lower-cased.
+func splitQualified(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' && quoted && i+1 < len(s) && s[i+1] == '"':
+			cur.WriteByte('"')
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == '.' && !quoted:
+			parts = append(parts, cur.String())
+			cur.Reset()
+		case !quoted:
+			cur.WriteString(strings.ToLower(string(c)))
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	return append(parts, cur.String())
+}

@@ -1,0 +1,45 @@
+package pgcatalog
+
+import "fmt"
+
+// SQLSTATE codes the package reports.
+const (
+	CodeSyntax           = "42601"
+	CodeUndefinedTable   = "42P01"
+	CodeUndefinedColumn  = "42703"
+	CodeUndefinedFunc    = "42883"
+	CodeUndefinedObject  = "42704"
+	CodeAmbiguousColumn  = "42702"
+	CodeDatatypeMismatch = "42804"
+	CodeGrouping         = "42803"
+	CodeInvalidText      = "22P02"
+	CodeDivisionByZero   = "22012"
+	CodeInvalidRegex     = "2201B"
+	CodeCardinality      = "21000"
+	CodeNotSupported     = "0A000"
+	CodeCanceled         = "57014"
+)
+
+// Error is a catalog query error with its SQLSTATE. Position is 1-based in
+// the statement text (0: unknown), as ErrorResponse wants it.
+type Error struct {
+	Code     string
+	Message  string
+	Position int
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// SQLState returns the SQLSTATE code.
+func (e *Error) SQLState() string { return e.Code }
+
+func errorf(code string, pos int32, format string, args ...any) *Error {
+	p := 0
+	if pos >= 0 {
+		p = int(pos) + 1
+	}
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Position: p}
+}
+
+// noPos marks an error without a location.
+const noPos = -1

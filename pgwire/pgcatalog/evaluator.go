@@ -1,0 +1,109 @@
+package pgcatalog
+
+import (
+	"context"
+	"regexp"
+	"time"
+)
+
+// evaluator is the state of one Run: the catalog snapshot (read lazily, at
+// most once), parameter values and per-run caches.
+type evaluator struct {
+	ctx     context.Context
+	src     Source
+	sess    *Session
+	snap    *snapshot
+	args    []Value
+	now     time.Time
+	rels    map[*relDef][][]Value
+	ctes    map[*cteDef][][]Value
+	regexps map[string]*regexp.Regexp
+	ticks   int
+}
+
+func newEvaluator(ctx context.Context, src Source, sess *Session, params []uint32, args []*string) (*evaluator, error) {
+	ev := &evaluator{ctx: ctx, src: src, sess: sess, now: time.Now().UTC(),
+		rels: map[*relDef][][]Value{}, ctes: map[*cteDef][][]Value{}, regexps: map[string]*regexp.Regexp{}}
+	if len(args) < len(params) {
+		return nil, errorf(CodeSyntax, noPos, "bind message supplies %d parameters, but prepared statement requires %d", len(args), len(params))
+	}
+	for _, a := range args {
+		if a == nil {
+			ev.args = append(ev.args, null)
+		} else {
+			ev.args = append(ev.args, textV(*a))
+		}
+	}
+	return ev, nil
+}
+
+// catalog returns the statement's snapshot, reading the Source on first use.
+func (ev *evaluator) catalog() (*snapshot, error) {
+	if ev.snap == nil {
+		s, err := buildSnapshot(ev.ctx, ev.src, ev.sess)
+		if err != nil {
+			return nil, err
+		}
+		ev.snap = s
+	}
+	return ev.snap, nil
+}
+
+// maxTicks bounds the rows one statement may visit: catalog queries touch
+// thousands, a runaway cross product billions.
+const maxTicks = 5_000_000
+
+// check reports cancellation and runaway statements; loops call it once
+// per row.
+func (ev *evaluator) check() error {
+	ev.ticks++
+	if ev.ticks%256 == 0 && ev.ctx.Err() != nil {
+		return errorf(CodeCanceled, noPos, "canceling statement due to user request")
+	}
+	if ev.ticks > maxTicks {
+		return errorf("54000", noPos, "catalog query visits more than %d rows", maxTicks)
+	}
+	return nil
+}
+
+// relRows returns a catalog relation's rows, computed once per run.
+func (ev *evaluator) relRows(d *relDef) ([][]Value, error) {
+	if rows, ok := ev.rels[d]; ok {
+		return rows, nil
+	}
+	s, err := ev.catalog()
+	if err != nil {
+		return nil, err
+	}
+	rows := s.relationRows(d)
+	ev.rels[d] = rows
+	return rows, nil
+}
+
+func (ev *evaluator) regexp(pattern string, fold bool) (*regexp.Regexp, error) {
+	k := pattern
+	if fold {
+		k = "(?i)" + pattern
+	}
+	if re, ok := ev.regexps[k]; ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(translateRegex(k))
+	if err != nil {
+		return nil, errorf(CodeInvalidRegex, noPos, "invalid regular expression: %v", err)
+	}
+	ev.regexps[k] = re
+	return re, nil
+}
+
+// env is the row context an expression evaluates in: the current row of
+// its query level, that level's aggregate, window and set-returning
+// function results, and the enclosing query's env for correlated
+// references.
+type env struct {
+	row   []Value
+	outer *env
+	aggs  []Value
+	win   []Value
+	srf   []Value
+}

@@ -1,0 +1,417 @@
+package pgcatalog
+
+import (
+	"strconv"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// evalFn evaluates a bound expression in an env.
+type evalFn func(ev *evaluator, e *env) (Value, error)
+
+// cexpr is a bound expression: its evaluator, static type and the column
+// name PostgreSQL would give it in a select list.
+type cexpr struct {
+	fn   evalFn
+	typ  uint32
+	name string
+	// untyped marks NULL, string literals and parameters without a type:
+	// their type comes from context (coerce), as in PostgreSQL.
+	untyped bool
+	param   int      // n for a bare $n
+	fields  []colDef // a record's fields
+	isConst bool
+	val     Value
+	// weak marks a name PostgreSQL would override with an enclosing cast's
+	// type name (FigureColname's strength <= 1).
+	weak bool
+}
+
+func constExpr(v Value, typ uint32) *cexpr {
+	return &cexpr{typ: typ, name: "?column?", isConst: true, val: v,
+		fn: func(*evaluator, *env) (Value, error) { return v, nil }}
+}
+
+// colRef reads column idx of the env levels up.
+func colRef(levels, idx int, c scopeCol) *cexpr {
+	return &cexpr{typ: c.typ, name: c.name, fields: c.fields, fn: func(_ *evaluator, e *env) (Value, error) {
+		for i := 0; i < levels; i++ {
+			e = e.outer
+		}
+		if e == nil || idx >= len(e.row) {
+			return null, nil
+		}
+		return e.row[idx], nil
+	}}
+}
+
+// coerce converts e to type to. An untyped parameter takes to as its type.
+func (b *binder) coerce(e *cexpr, to uint32) *cexpr {
+	if e.param > 0 && e.untyped && to != tUnknown {
+		if b.params[e.param-1] == 0 || b.params[e.param-1] == tUnknown {
+			b.params[e.param-1] = to
+		}
+	}
+	return coerce(e, to)
+}
+
+func coerce(e *cexpr, to uint32) *cexpr {
+	if e.typ == to || to == tUnknown || to == 0 {
+		return e
+	}
+	from, inner := e.typ, e.fn
+	out := &cexpr{typ: to, name: e.name, fields: e.fields, param: e.param, fn: func(ev *evaluator, en *env) (Value, error) {
+		v, err := inner(ev, en)
+		if err != nil {
+			return null, err
+		}
+		return ev.cast(v, from, to)
+	}}
+	return out
+}
+
+func location(n *pg_query.Node) int32 {
+	if n == nil {
+		return noPos
+	}
+	switch {
+	case n.GetColumnRef() != nil:
+		return n.GetColumnRef().Location
+	case n.GetAExpr() != nil:
+		return n.GetAExpr().Location
+	case n.GetFuncCall() != nil:
+		return n.GetFuncCall().Location
+	case n.GetAConst() != nil:
+		return n.GetAConst().Location
+	case n.GetTypeCast() != nil:
+		return n.GetTypeCast().Location
+	}
+	return noPos
+}
+
+// bindExpr binds a scalar expression in scope sc.
+func (b *binder) bindExpr(n *pg_query.Node, sc *scope) (*cexpr, error) {
+	if n == nil || n.Node == nil {
+		return nil, errorf(CodeSyntax, noPos, "missing expression")
+	}
+	switch x := n.Node.(type) {
+	case *pg_query.Node_ColumnRef:
+		return b.bindColumnRef(x.ColumnRef, sc)
+	case *pg_query.Node_AConst:
+		return bindConst(x.AConst), nil
+	case *pg_query.Node_ParamRef:
+		return b.bindParam(x.ParamRef)
+	case *pg_query.Node_TypeCast:
+		return b.bindTypeCast(x.TypeCast, sc)
+	case *pg_query.Node_AExpr:
+		return b.bindAExpr(x.AExpr, sc)
+	case *pg_query.Node_BoolExpr:
+		return b.bindBoolExpr(x.BoolExpr, sc)
+	case *pg_query.Node_NullTest:
+		return b.bindNullTest(x.NullTest, sc)
+	case *pg_query.Node_BooleanTest:
+		return b.bindBooleanTest(x.BooleanTest, sc)
+	case *pg_query.Node_FuncCall:
+		return b.bindFuncCall(x.FuncCall, sc)
+	case *pg_query.Node_SqlvalueFunction:
+		return bindSQLValueFunction(x.SqlvalueFunction)
+	case *pg_query.Node_CaseExpr:
+		return b.bindCase(x.CaseExpr, sc)
+	case *pg_query.Node_SubLink:
+		return b.bindSubLink(x.SubLink, sc)
+	case *pg_query.Node_AArrayExpr:
+		return b.bindArrayExpr(x.AArrayExpr.Elements, sc)
+	case *pg_query.Node_AIndirection:
+		return b.bindIndirection(x.AIndirection, sc)
+	case *pg_query.Node_CollateClause:
+		return b.bindExpr(x.CollateClause.Arg, sc)
+	case *pg_query.Node_CoalesceExpr:
+		return b.bindCoalesce(x.CoalesceExpr.Args, sc, "coalesce", nil)
+	case *pg_query.Node_MinMaxExpr:
+		return b.bindMinMax(x.MinMaxExpr, sc)
+	case *pg_query.Node_RowExpr:
+		return b.bindRow(x.RowExpr.Args, sc)
+	}
+	return nil, errorf(CodeNotSupported, location(n), "unsupported expression in catalog query: %T", n.Node)
+}
+
+func (b *binder) bindColumnRef(cr *pg_query.ColumnRef, sc *scope) (*cexpr, error) {
+	f := strs(cr.Fields)
+	if len(f) == 0 || f[len(f)-1] == "*" {
+		return nil, errorf(CodeNotSupported, cr.Location, "* is only supported at the top of a select list")
+	}
+	qual := ""
+	if len(f) > 1 {
+		qual = f[len(f)-2]
+	}
+	levels, idx, col, err := sc.resolve(qual, f[len(f)-1], cr.Location)
+	if err != nil {
+		// A bare name may be a whole-row reference to a range variable,
+		// which catalog queries do not need.
+		return nil, err
+	}
+	return colRef(levels, idx, col), nil
+}
+
+func bindConst(c *pg_query.A_Const) *cexpr {
+	if c.Isnull {
+		e := constExpr(null, tUnknown)
+		e.untyped = true
+		return e
+	}
+	switch v := c.Val.(type) {
+	case *pg_query.A_Const_Ival:
+		return constExpr(intV(int64(v.Ival.Ival)), tInt4)
+	case *pg_query.A_Const_Fval:
+		if n, err := strconv.ParseInt(v.Fval.Fval, 10, 64); err == nil {
+			return constExpr(intV(n), tInt8)
+		}
+		f, _ := strconv.ParseFloat(v.Fval.Fval, 64)
+		return constExpr(floatV(f), tNumeric)
+	case *pg_query.A_Const_Boolval:
+		e := constExpr(boolV(v.Boolval.Boolval), tBool)
+		e.name = "bool"
+		return e
+	case *pg_query.A_Const_Sval:
+		e := constExpr(textV(v.Sval.Sval), tUnknown)
+		e.untyped = true
+		return e
+	case *pg_query.A_Const_Bsval:
+		return constExpr(textV(v.Bsval.Bsval), tText)
+	}
+	return constExpr(null, tUnknown)
+}
+
+func (b *binder) bindParam(p *pg_query.ParamRef) (*cexpr, error) {
+	n := int(p.Number)
+	if n < 1 || n > 65535 {
+		return nil, errorf(CodeSyntax, p.Location, "there is no parameter $%d", n)
+	}
+	for len(b.params) < n {
+		b.params = append(b.params, 0)
+	}
+	t := b.params[n-1]
+	e := &cexpr{typ: t, name: "?column?", param: n}
+	if t == 0 || t == tUnknown {
+		e.typ, e.untyped = tUnknown, true
+	}
+	typ := e.typ
+	e.fn = func(ev *evaluator, _ *env) (Value, error) {
+		if n > len(ev.args) {
+			return null, errorf(CodeSyntax, p.Location, "there is no parameter $%d", n)
+		}
+		if typ == tUnknown {
+			return ev.args[n-1], nil
+		}
+		return ev.cast(ev.args[n-1], tUnknown, typ)
+	}
+	return e, nil
+}
+
+// typeFromName resolves a TypeName node.
+func typeFromName(tn *pg_query.TypeName) (uint32, string, error) {
+	names := strs(tn.Names)
+	name := names[len(names)-1]
+	t, ok := lookupTypeName(name)
+	if !ok {
+		return 0, "", errorf(CodeUndefinedObject, tn.Location, "type %q does not exist", name)
+	}
+	oid := t.oid
+	if len(tn.ArrayBounds) > 0 {
+		if t.array == 0 {
+			return 0, "", errorf(CodeUndefinedObject, tn.Location, "type %q[] does not exist", name)
+		}
+		oid = t.array
+	}
+	return oid, t.name, nil
+}
+
+func (b *binder) bindTypeCast(tc *pg_query.TypeCast, sc *scope) (*cexpr, error) {
+	to, tname, err := typeFromName(tc.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	arg, err := b.bindExpr(tc.Arg, sc)
+	if err != nil {
+		return nil, err
+	}
+	name, weak := arg.name, arg.weak
+	if name == "?column?" || weak {
+		name, weak = tname, true
+	}
+	e := b.coerce(arg, to)
+	if e == arg {
+		e = &cexpr{fn: arg.fn, typ: arg.typ, fields: arg.fields}
+	}
+	e.name, e.weak, e.untyped, e.param, e.isConst = name, weak, false, 0, false
+	return e, nil
+}
+
+func (b *binder) bindArgs(args []*pg_query.Node, sc *scope) ([]*cexpr, error) {
+	out := make([]*cexpr, len(args))
+	for i, a := range args {
+		e, err := b.bindExpr(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// bindArrayExpr binds ARRAY[...]: elements take the first typed
+// element's type (text when none is typed).
+func (b *binder) bindArrayExpr(elems []*pg_query.Node, sc *scope) (*cexpr, error) {
+	args, err := b.bindArgs(elems, sc)
+	if err != nil {
+		return nil, err
+	}
+	et := uint32(tText)
+	for _, a := range args {
+		if !a.untyped {
+			et = a.typ
+			break
+		}
+	}
+	for i, a := range args {
+		args[i] = b.coerce(a, et)
+	}
+	return &cexpr{typ: arrayOf(et), name: "array", fn: func(ev *evaluator, e *env) (Value, error) {
+		vals, err := evalArgs(ev, e, args)
+		if err != nil {
+			return null, err
+		}
+		return arrayV(vals), nil
+	}}, nil
+}
+
+func (b *binder) bindRow(elems []*pg_query.Node, sc *scope) (*cexpr, error) {
+	args, err := b.bindArgs(elems, sc)
+	if err != nil {
+		return nil, err
+	}
+	var fields []colDef
+	for i, a := range args {
+		fields = append(fields, colDef{name: "f" + itoa(int64(i+1)), typ: outputType(a.typ)})
+	}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.name
+	}
+	return &cexpr{typ: tRecord, name: "row", fields: fields, fn: func(ev *evaluator, e *env) (Value, error) {
+		vals, err := evalArgs(ev, e, args)
+		if err != nil {
+			return null, err
+		}
+		return Value{k: kRecord, a: vals, names: names}, nil
+	}}, nil
+}
+
+// bindIndirection binds subscripts (arr[i], arr[i:j]) and field selection
+// ((rec).x).
+func (b *binder) bindIndirection(ind *pg_query.A_Indirection, sc *scope) (*cexpr, error) {
+	cur, err := b.bindExpr(ind.Arg, sc)
+	if err != nil {
+		return nil, err
+	}
+	for _, step := range ind.Indirection {
+		switch {
+		case step.GetAIndices() != nil:
+			if cur, err = b.bindSubscript(cur, step.GetAIndices(), sc); err != nil {
+				return nil, err
+			}
+		case step.GetString_() != nil:
+			if cur, err = bindField(cur, step.GetString_().Sval); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, errorf(CodeNotSupported, noPos, "unsupported indirection in catalog query")
+		}
+	}
+	return cur, nil
+}
+
+func (b *binder) bindSubscript(arr *cexpr, ix *pg_query.A_Indices, sc *scope) (*cexpr, error) {
+	var lo, hi *cexpr
+	var err error
+	if ix.Lidx != nil {
+		if lo, err = b.bindExpr(ix.Lidx, sc); err != nil {
+			return nil, err
+		}
+		lo = b.coerce(lo, tInt4)
+	}
+	if ix.Uidx != nil {
+		if hi, err = b.bindExpr(ix.Uidx, sc); err != nil {
+			return nil, err
+		}
+		hi = b.coerce(hi, tInt4)
+	}
+	if arr.untyped {
+		arr = b.coerce(arr, tTextArray)
+	}
+	// int2vector and oidvector subscripts start at 0.
+	base := int64(1)
+	if arr.typ == tInt2Vector || arr.typ == tOidVector {
+		base = 0
+	}
+	if !ix.IsSlice {
+		return &cexpr{typ: elemType(arr.typ), name: arr.name, fn: func(ev *evaluator, e *env) (Value, error) {
+			a, err := arr.fn(ev, e)
+			if err != nil || a.k != kArray {
+				return null, err
+			}
+			i, err := hi.fn(ev, e)
+			if err != nil || i.isNull() {
+				return null, err
+			}
+			n, _ := i.asInt()
+			n -= base
+			if n < 0 || n >= int64(len(a.a)) {
+				return null, nil
+			}
+			return a.a[n], nil
+		}}, nil
+	}
+	return &cexpr{typ: arr.typ, name: arr.name, fn: func(ev *evaluator, e *env) (Value, error) {
+		a, err := arr.fn(ev, e)
+		if err != nil || a.k != kArray {
+			return null, err
+		}
+		from, to := base, base+int64(len(a.a))-1
+		if lo != nil {
+			v, err := lo.fn(ev, e)
+			if err != nil {
+				return null, err
+			}
+			from, _ = v.asInt()
+		}
+		if hi != nil {
+			v, err := hi.fn(ev, e)
+			if err != nil {
+				return null, err
+			}
+			to, _ = v.asInt()
+		}
+		from, to = max(from-base, 0), min(to-base, int64(len(a.a))-1)
+		if from > to {
+			return arrayV(nil), nil
+		}
+		return arrayV(a.a[from : to+1]), nil
+	}}, nil
+}
+
+func bindField(rec *cexpr, name string) (*cexpr, error) {
+	for _, f := range rec.fields {
+		if f.name == name {
+			return &cexpr{typ: f.typ, name: name, fn: func(ev *evaluator, e *env) (Value, error) {
+				v, err := rec.fn(ev, e)
+				if err != nil || v.k != kRecord {
+					return null, err
+				}
+				x, _ := v.field(name)
+				return x, nil
+			}}, nil
+		}
+	}
+	return nil, errorf(CodeUndefinedColumn, noPos, "column %q not found in data type %s", name, formatType(rec.typ, -1))
+}

@@ -1,0 +1,125 @@
+package pgcatalog
+
+import (
+	"strconv"
+	"strings"
+)
+
+const timestampLayout = "2006-01-02 15:04:05.999999-07"
+
+// format renders v in PostgreSQL's text output format for type typ.
+func (ev *evaluator) format(v Value, typ uint32) *string {
+	if v.isNull() {
+		return nil
+	}
+	s := ev.text(v, typ)
+	return &s
+}
+
+// text renders a non-NULL value as its type's output function does.
+func (ev *evaluator) text(v Value, typ uint32) string {
+	switch v.k {
+	case kBool:
+		if v.b {
+			return "t"
+		}
+		return "f"
+	case kInt:
+		if isRegType(typ) {
+			return ev.regName(v.i, typ)
+		}
+		return strconv.FormatInt(v.i, 10)
+	case kArray:
+		elem := elemType(typ)
+		if typ == tInt2Vector || typ == tOidVector {
+			parts := make([]string, len(v.a))
+			for i, e := range v.a {
+				parts[i] = ev.text(e, elem)
+			}
+			return strings.Join(parts, " ")
+		}
+		var sb strings.Builder
+		sb.WriteByte('{')
+		for i, e := range v.a {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			if e.isNull() {
+				sb.WriteString("NULL")
+				continue
+			}
+			sb.WriteString(quoteArrayElem(ev.text(e, elem)))
+		}
+		sb.WriteByte('}')
+		return sb.String()
+	case kRecord:
+		var sb strings.Builder
+		sb.WriteByte('(')
+		for i, e := range v.a {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			if !e.isNull() {
+				s := plainText(e)
+				if e.k == kBool {
+					s = ev.text(e, tBool)
+				}
+				if s == "" || strings.ContainsAny(s, "(),\" \\") {
+					s = `"` + strings.NewReplacer(`"`, `""`, `\`, `\\`).Replace(s) + `"`
+				}
+				sb.WriteString(s)
+			}
+		}
+		sb.WriteByte(')')
+		return sb.String()
+	}
+	return plainText(v)
+}
+
+// regName renders an OID alias type (regclass, regtype...) as its name.
+func (ev *evaluator) regName(oid int64, typ uint32) string {
+	if oid == 0 && typ != tRegclass {
+		return "-"
+	}
+	switch typ {
+	case tRegclass:
+		if s, err := ev.catalog(); err == nil {
+			return s.regclassName(uint32(oid))
+		}
+	case tRegtype:
+		if _, ok := typeByOID[uint32(oid)]; ok {
+			return formatType(uint32(oid), -1)
+		}
+	case tRegnamespace:
+		if n := nspName(uint32(oid)); n != "" {
+			return quoteIdent(n)
+		}
+	case tRegrole:
+		if oid == roleOID {
+			return quoteIdent(ev.sess.User)
+		}
+	case tRegproc, tRegprocedure:
+		if n, ok := procName(uint32(oid)); ok {
+			if typ == tRegprocedure {
+				return n + "()"
+			}
+			return n
+		}
+	}
+	return strconv.FormatInt(oid, 10)
+}
+
+// quoteIdent quotes an identifier when PostgreSQL would.
+func quoteIdent(s string) string {
+	safe := s != ""
+	for i := 0; i < len(s) && safe; i++ {
+		c := s[i]
+		safe = c == '_' || c >= 'a' && c <= 'z' || (i > 0 && (c >= '0' && c <= '9' || c == '$'))
+	}
+	if safe && !reservedKeywords[s] {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,246 @@
+package pgcatalog
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// bindFrom binds the FROM list; items separated by commas are cross-joined.
+// Items do not see each other (no LATERAL), but they may reference
+// enclosing queries through sc.parent.
+func (b *binder) bindFrom(items []*pg_query.Node, sc *scope) (plan, error) {
+	if len(items) == 0 {
+		return oneRowPlan{}, nil
+	}
+	if len(items) == 1 {
+		return b.bindFromItem(items[0], sc)
+	}
+	p := &crossPlan{}
+	for _, it := range items {
+		q, err := b.bindFromItem(it, sc)
+		if err != nil {
+			return nil, err
+		}
+		p.items = append(p.items, q)
+		p.offs = append(p.offs, len(p.cols))
+		p.cols = append(p.cols, q.columns()...)
+	}
+	return p, nil
+}
+
+func concatCols(a, b []scopeCol) []scopeCol {
+	return append(append([]scopeCol(nil), a...), b...)
+}
+
+func (b *binder) bindFromItem(n *pg_query.Node, sc *scope) (plan, error) {
+	switch {
+	case n.GetRangeVar() != nil:
+		return b.bindRangeVar(n.GetRangeVar(), sc)
+	case n.GetJoinExpr() != nil:
+		return b.bindJoin(n.GetJoinExpr(), sc)
+	case n.GetRangeSubselect() != nil:
+		rs := n.GetRangeSubselect()
+		if rs.Lateral {
+			return nil, errorf(CodeNotSupported, noPos, "LATERAL is not supported in catalog queries")
+		}
+		q, err := b.bindQuery(rs.Subquery.GetSelectStmt(), sc.parent, sc)
+		if err != nil {
+			return nil, err
+		}
+		alias := ""
+		var colnames []string
+		if rs.Alias != nil {
+			alias, colnames = rs.Alias.Aliasname, strs(rs.Alias.Colnames)
+		}
+		cols := q.root.columns()
+		out := make([]scopeCol, len(cols))
+		for i, c := range cols {
+			c.rel = alias
+			if i < len(colnames) {
+				c.name = colnames[i]
+			}
+			out[i] = c
+		}
+		return &subqueryPlan{q: q, cols: out}, nil
+	case n.GetRangeFunction() != nil:
+		return b.bindRangeFunction(n.GetRangeFunction(), sc)
+	}
+	return nil, errorf(CodeNotSupported, location(n), "unsupported FROM item in catalog query")
+}
+
+// bindRangeVar resolves a relation name: a WITH query, an emulated
+// pg_catalog or information_schema relation (pg_catalog is searched first
+// for unqualified names), or a Shale table, which catalog queries cannot
+// read.
+func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
+	alias := rv.Relname
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+	}
+	var colnames []string
+	if rv.Alias != nil {
+		colnames = strs(rv.Alias.Colnames)
+	}
+	rename := func(cols []scopeCol) []scopeCol {
+		out := make([]scopeCol, len(cols))
+		for i, c := range cols {
+			c.rel, c.usingDup = alias, false
+			if i < len(colnames) {
+				c.name = colnames[i]
+			}
+			out[i] = c
+		}
+		return out
+	}
+	if rv.Schemaname == "" {
+		if c := sc.lookupCTE(rv.Relname); c != nil {
+			cols := make([]scopeCol, len(c.q.cols))
+			for i, oc := range c.q.cols {
+				cols[i] = scopeCol{name: oc.name, typ: oc.typ}
+			}
+			return &ctePlan{cte: c, cols: rename(cols)}, nil
+		}
+	}
+	schema := rv.Schemaname
+	if schema == "" {
+		schema = "pg_catalog"
+	}
+	if d, ok := relDefs[schema+"."+rv.Relname]; ok {
+		cols := make([]scopeCol, len(d.cols))
+		for i, c := range d.cols {
+			cols[i] = scopeCol{name: c.name, typ: c.typ}
+		}
+		return &scanPlan{def: d, cols: rename(cols)}, nil
+	}
+	if rv.Schemaname == "" || rv.Schemaname == "public" {
+		return nil, errorf(CodeNotSupported, rv.Location, "relation %q is not a catalog relation: Shale tables are queried in GoogleSQL", rv.Relname)
+	}
+	name := rv.Relname
+	if rv.Schemaname != "" {
+		name = rv.Schemaname + "." + name
+	}
+	return nil, errorf(CodeUndefinedTable, rv.Location, "relation %q does not exist", name)
+}
+
+func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
+	if j.IsNatural {
+		return nil, errorf(CodeNotSupported, noPos, "NATURAL JOIN is not supported in catalog queries")
+	}
+	l, err := b.bindFromItem(j.Larg, sc)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindFromItem(j.Rarg, sc)
+	if err != nil {
+		return nil, err
+	}
+	p := &joinPlan{left: l, right: r, cols: concatCols(l.columns(), r.columns())}
+	switch j.Jointype {
+	case pg_query.JoinType_JOIN_LEFT:
+		p.kind = joinLeft
+	case pg_query.JoinType_JOIN_RIGHT:
+		p.kind = joinRight
+	case pg_query.JoinType_JOIN_FULL:
+		p.kind = joinFull
+	}
+	js := &scope{cols: p.cols, parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes}
+	nl := len(l.columns())
+	if len(j.UsingClause) > 0 {
+		if p.conds, err = b.bindUsing(strs(j.UsingClause), p, nl); err != nil {
+			return nil, err
+		}
+	} else if j.Quals != nil {
+		if p.conds, err = b.bindConjuncts(j.Quals, js, "JOIN/ON"); err != nil {
+			return nil, err
+		}
+	}
+	p.eq, p.eqSwap = pickEq(p.conds, nl, len(p.cols))
+	return p, nil
+}
+
+// bindUsing turns USING (a, b) into equality of the left and right
+// columns; the right-hand copies are hidden from unqualified references.
+func (b *binder) bindUsing(names []string, p *joinPlan, nl int) ([]*conj, error) {
+	var conds []*conj
+	for _, name := range names {
+		li, ri := -1, -1
+		for i, c := range p.cols {
+			if c.name != name {
+				continue
+			}
+			if i < nl && li < 0 {
+				li = i
+			} else if i >= nl && ri < 0 {
+				ri = i
+			}
+		}
+		if li < 0 || ri < 0 {
+			return nil, errorf(CodeUndefinedColumn, noPos, "column %q specified in USING clause does not exist in both tables", name)
+		}
+		p.cols[ri].usingDup = true
+		l, r := colRef(0, li, p.cols[li]), colRef(0, ri, p.cols[ri])
+		e, err := b.binaryOp("=", l, r, noPos)
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, &conj{e: e, refs: map[int]bool{li: true, ri: true}, eqL: l, eqR: r,
+			refL: map[int]bool{li: true}, refR: map[int]bool{ri: true}})
+	}
+	return conds, nil
+}
+
+// bindRangeFunction binds a set-returning function in FROM, with optional
+// WITH ORDINALITY and column aliases.
+func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, sc *scope) (plan, error) {
+	if len(rf.Functions) != 1 || rf.IsRowsfrom {
+		return nil, errorf(CodeNotSupported, noPos, "ROWS FROM with several functions is not supported in catalog queries")
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	fc := items[0].GetFuncCall()
+	if fc == nil {
+		return nil, errorf(CodeNotSupported, noPos, "unsupported function in FROM")
+	}
+	name := lastName(fc.Funcname)
+	def, ok := srfs[name]
+	if !ok {
+		// A scalar function in FROM yields one row.
+		f, ok := funcs[name]
+		if !ok {
+			return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s does not exist", name)
+		}
+		def = scalarAsSRF(f)
+	}
+	outer := &scope{parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes}
+	args, err := b.bindArgs(fc.Args, outer)
+	if err != nil {
+		return nil, err
+	}
+	if err := def.checkArity(name, args, fc.Location); err != nil {
+		return nil, err
+	}
+	p := &funcScanPlan{srf: def, args: args, ordinality: rf.Ordinality}
+	alias := name
+	var colnames []string
+	if rf.Alias != nil {
+		alias, colnames = rf.Alias.Aliasname, strs(rf.Alias.Colnames)
+	}
+	if def.fields != nil {
+		for _, f := range def.fields {
+			p.cols = append(p.cols, scopeCol{rel: alias, name: f.name, typ: f.typ})
+		}
+	} else {
+		colName := name
+		if rf.Alias != nil {
+			colName = alias
+		}
+		p.cols = append(p.cols, scopeCol{rel: alias, name: colName, typ: def.ret(argTypes(args))})
+	}
+	if rf.Ordinality {
+		p.cols = append(p.cols, scopeCol{rel: alias, name: "ordinality", typ: tInt8})
+	}
+	for i := range p.cols {
+		if i < len(colnames) {
+			p.cols[i].name = colnames[i]
+		}
+	}
+	return p, nil
+}

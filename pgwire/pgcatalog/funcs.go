@@ -1,0 +1,122 @@
+package pgcatalog
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// builtin is a scalar function.
+type builtin struct {
+	min, max int      // arity; max < 0 means variadic
+	args     []uint32 // types given to untyped arguments (the last repeats); text if empty
+	ret      uint32   // result type, unless retFn decides from the argument types
+	retFn    func(args []uint32) uint32
+	// lenient functions are called with NULL arguments; others (strict)
+	// return NULL when any argument is NULL.
+	lenient bool
+	fn      func(ev *evaluator, a []Value, t []uint32) (Value, error)
+	// staticRet is ret, for pg_proc.
+	staticRet uint32
+}
+
+// funcs is the scalar function registry, filled by the funcs_*.go files.
+var funcs = map[string]*builtin{}
+
+func register(name string, f *builtin) {
+	if f.max == 0 && f.min > 0 {
+		f.max = f.min
+	}
+	f.staticRet = f.ret
+	funcs[name] = f
+}
+
+func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) {
+	names := strs(fc.Funcname)
+	name := strings.ToLower(names[len(names)-1])
+	if len(names) > 1 && names[0] != "pg_catalog" && names[0] != "information_schema" {
+		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s does not exist", strings.Join(names, "."))
+	}
+	if fc.Over != nil {
+		return b.bindWindow(fc, name, sc)
+	}
+	if agg, ok := aggregates[name]; ok {
+		return b.bindAggregate(fc, name, agg, sc)
+	}
+	if def, ok := srfs[name]; ok {
+		return b.bindSRFCall(fc, name, def, sc)
+	}
+	f, ok := funcs[name]
+	if !ok {
+		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s does not exist", name)
+	}
+	if fc.AggStar || fc.AggDistinct || len(fc.AggOrder) > 0 {
+		return nil, errorf(CodeSyntax, fc.Location, "%s is not an aggregate function", name)
+	}
+	args, err := b.bindArgs(fc.Args, sc)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) < f.min || (f.max >= 0 && len(args) > f.max) {
+		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(args))
+	}
+	for i, a := range args {
+		if a.untyped {
+			t := uint32(tText)
+			if len(f.args) > 0 {
+				t = f.args[min(i, len(f.args)-1)]
+			}
+			args[i] = b.coerce(a, t)
+		}
+	}
+	types := argTypes(args)
+	ret := f.ret
+	if f.retFn != nil {
+		ret = f.retFn(types)
+	}
+	return &cexpr{typ: ret, name: name, fn: func(ev *evaluator, e *env) (Value, error) {
+		vals, err := evalArgs(ev, e, args)
+		if err != nil {
+			return null, err
+		}
+		if !f.lenient {
+			for _, v := range vals {
+				if v.isNull() {
+					return null, nil
+				}
+			}
+		}
+		return f.fn(ev, vals, types)
+	}}, nil
+}
+
+func typeList(args []*cexpr) string {
+	names := make([]string, len(args))
+	for i, a := range args {
+		if a.untyped {
+			names[i] = "unknown"
+		} else {
+			names[i] = formatType(a.typ, -1)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// Small constructors for the registry.
+
+func textFn(n int, fn func(ev *evaluator, a []Value) string) *builtin {
+	return &builtin{min: n, max: n, ret: tText, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		return textV(fn(ev, a)), nil
+	}}
+}
+
+func constFn(ret uint32, v func(ev *evaluator) Value) *builtin {
+	return &builtin{ret: ret, fn: func(ev *evaluator, _ []Value, _ []uint32) (Value, error) { return v(ev), nil }}
+}
+
+func sameAsFirst(t []uint32) uint32 {
+	if len(t) == 0 || t[0] == tUnknown {
+		return tText
+	}
+	return t[0]
+}

@@ -1,0 +1,96 @@
+package pgcatalog
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"strings"
+)
+
+func registerArrayFuncs() {
+	register("array_to_string", &builtin{min: 2, max: 3, ret: tText, lenient: true, fn: arrayToString})
+	register("string_to_array", &builtin{min: 2, max: 3, ret: tTextArray, lenient: true, fn: stringToArray})
+	register("array_lower", arrayDim(func(a []Value) Value { return intV(1) }))
+	register("array_upper", arrayDim(func(a []Value) Value { return intV(int64(len(a))) }))
+	register("array_length", arrayDim(func(a []Value) Value { return intV(int64(len(a))) }))
+	register("cardinality", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		return intV(int64(len(a[0].a))), nil
+	}})
+	register("array_position", &builtin{min: 2, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		for i, v := range a[0].a {
+			if !v.isNull() && compare(v, a[1]) == 0 {
+				return intV(int64(i + 1)), nil
+			}
+		}
+		return null, nil
+	}})
+	register("array_append", &builtin{min: 2, ret: 0, retFn: sameAsFirst, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		return arrayV(append(append([]Value(nil), a[0].a...), a[1])), nil
+	}})
+	register("array_cat", &builtin{min: 2, retFn: sameAsFirst, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if a[0].isNull() && a[1].isNull() {
+			return null, nil
+		}
+		return arrayV(append(append([]Value(nil), a[0].a...), a[1].a...)), nil
+	}})
+}
+
+// arrayDim builds array_lower/array_upper/array_length: one-dimensional
+// arrays only; NULL for an empty array or another dimension.
+func arrayDim(f func([]Value) Value) *builtin {
+	return &builtin{min: 2, args: []uint32{tTextArray, tInt4}, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if a[0].k != kArray || len(a[0].a) == 0 || a[1].i != 1 {
+			return null, nil
+		}
+		return f(a[0].a), nil
+	}}
+}
+
+func arrayToString(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	if a[0].isNull() || a[1].isNull() {
+		return null, nil
+	}
+	elem := elemType(t[0])
+	var parts []string
+	for _, v := range a[0].a {
+		switch {
+		case !v.isNull():
+			parts = append(parts, ev.text(v, elem))
+		case len(a) > 2 && !a[2].isNull():
+			parts = append(parts, a[2].s)
+		}
+	}
+	return textV(strings.Join(parts, a[1].s)), nil
+}
+
+func stringToArray(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	if a[0].isNull() {
+		return null, nil
+	}
+	var parts []string
+	switch {
+	case a[0].s == "":
+		return arrayV(nil), nil
+	case a[1].isNull():
+		for _, r := range a[0].s {
+			parts = append(parts, string(r))
+		}
+	case a[1].s == "":
+		parts = []string{a[0].s}
+	default:
+		parts = strings.Split(a[0].s, a[1].s)
+	}
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		if len(a) > 2 && !a[2].isNull() && p == a[2].s {
+			out[i] = null
+		} else {
+			out[i] = textV(p)
+		}
+	}
+	return arrayV(out), nil
+}
+
+func md5Hex(s string) string {
+	h := md5.Sum([]byte(s))
+	return hex.EncodeToString(h[:])
+}

@@ -1,0 +1,176 @@
+package pgcatalog
+
+import (
+	"strconv"
+)
+
+func init() {
+	register("pg_get_userbyid", &builtin{min: 1, args: []uint32{tOid}, ret: tName, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		if a[0].i == roleOID {
+			return textV(ev.sess.User), nil
+		}
+		return textV("unknown (OID=" + itoa(a[0].i) + ")"), nil
+	}})
+	register("pg_table_is_visible", withSnapshot(1, tBool, func(s *snapshot, a []Value) Value {
+		r := s.relByOID[uint32(a[0].i)]
+		if r == nil {
+			return null
+		}
+		return boolV(s.visible(r))
+	}))
+	for _, n := range []string{"pg_type_is_visible", "pg_function_is_visible", "pg_collation_is_visible",
+		"pg_opclass_is_visible", "pg_operator_is_visible", "pg_conversion_is_visible"} {
+		register(n, &builtin{min: 1, args: []uint32{tOid}, ret: tBool, fn: func(*evaluator, []Value, []uint32) (Value, error) {
+			return boolV(true), nil
+		}})
+	}
+	register("format_type", &builtin{min: 2, args: []uint32{tOid, tInt4}, ret: tText, lenient: true,
+		fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+			if a[0].isNull() {
+				return null, nil
+			}
+			mod := int64(-1)
+			if !a[1].isNull() {
+				mod, _ = a[1].asInt()
+			}
+			return textV(formatType(uint32(a[0].i), mod)), nil
+		}})
+	// Expression trees are stored as their text, so deparsing is the
+	// identity (the emulated catalog has no defaults, checks or policies).
+	register("pg_get_expr", &builtin{min: 2, max: 3, args: []uint32{tNodeTree, tOid, tBool}, ret: tText,
+		fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) { return textV(a[0].s), nil }})
+	register("pg_get_indexdef", withSnapshot(1, tText, func(s *snapshot, a []Value) Value {
+		idx := s.relByOID[uint32(a[0].i)]
+		if idx == nil || idx.kind != 'i' {
+			return null
+		}
+		col := int64(0)
+		if len(a) > 1 {
+			col = a[1].i
+		}
+		return textV(s.indexDef(idx, col))
+	}, 3))
+	register("pg_get_constraintdef", withSnapshot(1, tText, func(s *snapshot, a []Value) Value {
+		if d, ok := s.constraintDef(uint32(a[0].i)); ok {
+			return textV(d)
+		}
+		return null
+	}, 2))
+	register("pg_get_viewdef", &builtin{min: 1, max: 2, args: []uint32{tOid}, ret: tText,
+		fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
+	for _, n := range []string{"obj_description", "col_description", "shobj_description"} {
+		// pg_description is empty: Shale keeps no comments.
+		register(n, &builtin{min: 1, max: 2, args: []uint32{tOid, tName}, ret: tText,
+			fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
+	}
+	for _, n := range []string{"pg_get_function_result", "pg_get_function_arguments",
+		"pg_get_function_identity_arguments", "pg_get_triggerdef", "pg_get_ruledef", "pg_get_partkeydef",
+		"pg_get_statisticsobjdef_columns", "pg_get_serial_sequence", "pg_tablespace_location"} {
+		register(n, &builtin{min: 1, max: 2, args: []uint32{tOid}, ret: tText,
+			fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
+	}
+	register("pg_encoding_to_char", &builtin{min: 1, args: []uint32{tInt4}, ret: tName, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if a[0].i == 6 {
+			return textV("UTF8"), nil
+		}
+		if a[0].i == 0 {
+			return textV("SQL_ASCII"), nil
+		}
+		return textV(""), nil
+	}})
+	register("pg_char_to_encoding", &builtin{min: 1, args: []uint32{tName}, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if a[0].s == "UTF8" {
+			return intV(6), nil
+		}
+		return intV(-1), nil
+	}})
+	register("pg_relation_is_publishable", &builtin{min: 1, args: []uint32{tRegclass}, ret: tBool,
+		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+			s, err := ev.catalog()
+			if err != nil {
+				return null, err
+			}
+			r := s.relByOID[uint32(a[0].i)]
+			return boolV(r != nil && r.table != nil), nil
+		}})
+	for _, n := range []string{"pg_relation_size", "pg_table_size", "pg_total_relation_size", "pg_indexes_size"} {
+		register(n, &builtin{min: 1, max: 2, args: []uint32{tRegclass, tText}, ret: tInt8,
+			fn: func(*evaluator, []Value, []uint32) (Value, error) { return intV(0), nil }})
+	}
+	register("pg_database_size", &builtin{min: 1, args: []uint32{tName}, ret: tInt8,
+		fn: func(*evaluator, []Value, []uint32) (Value, error) { return intV(0), nil }})
+	register("pg_size_pretty", &builtin{min: 1, args: []uint32{tInt8}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		n, _ := a[0].asInt()
+		return textV(sizePretty(n)), nil
+	}})
+	register("to_regclass", toReg(tRegclass))
+	register("to_regtype", toReg(tRegtype))
+	register("to_regnamespace", toReg(tRegnamespace))
+	register("to_regproc", toReg(tRegproc))
+	register("to_regrole", toReg(tRegrole))
+	register("pg_typeof", &builtin{min: 1, ret: tRegtype, lenient: true,
+		fn: func(_ *evaluator, _ []Value, t []uint32) (Value, error) { return oidV(outputType(t[0])), nil }})
+}
+
+// withSnapshot makes a strict function over OID-typed first arguments
+// that reads the statement's catalog. maxArgs defaults to minArgs.
+func withSnapshot(minArgs int, ret uint32, fn func(s *snapshot, a []Value) Value, maxArgs ...int) *builtin {
+	mx := minArgs
+	if len(maxArgs) > 0 {
+		mx = maxArgs[0]
+	}
+	return &builtin{min: minArgs, max: mx, args: []uint32{tOid, tInt4, tBool}, ret: ret,
+		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+			s, err := ev.catalog()
+			if err != nil {
+				return null, err
+			}
+			return fn(s, a), nil
+		}}
+}
+
+// toReg is to_regclass and friends: the name's OID, or NULL.
+func toReg(t uint32) *builtin {
+	return &builtin{min: 1, ret: t, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		v, err := ev.regIn(a[0].s, t)
+		if err != nil {
+			if _, ok := err.(*Error); ok {
+				return null, nil
+			}
+			return null, err
+		}
+		return v, nil
+	}}
+}
+
+// sizePretty formats a byte count as PostgreSQL 15's pg_size_pretty:
+// bytes below 10 kB, then each unit while below 20 479 half-units, rounded
+// half away from zero.
+func sizePretty(n int64) string {
+	const limit, limit2 = 10 * 1024, 10*1024*2 - 1
+	if abs(n) < limit {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	n /= 1 << 9 // keep one extra bit for rounding
+	for _, unit := range []string{"kB", "MB", "GB", "TB"} {
+		if abs(n) < limit2 || unit == "TB" {
+			return strconv.FormatInt(halfRounded(n), 10) + " " + unit
+		}
+		n /= 1 << 10
+	}
+	return ""
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func halfRounded(n int64) int64 {
+	if n < 0 {
+		return (n - 1) / 2
+	}
+	return (n + 1) / 2
+}

@@ -1,0 +1,171 @@
+package pgcatalog
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+func init() {
+	register("quote_ident", textFn(1, func(_ *evaluator, a []Value) string { return quoteIdent(a[0].s) }))
+	register("quote_literal", textFn(1, func(_ *evaluator, a []Value) string { return quoteLiteral(a[0].s) }))
+	register("quote_nullable", &builtin{min: 1, ret: tText, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if a[0].isNull() {
+			return textV("NULL"), nil
+		}
+		return textV(quoteLiteral(plainText(a[0]))), nil
+	}})
+	register("lower", textFn(1, func(_ *evaluator, a []Value) string { return strings.ToLower(a[0].s) }))
+	register("upper", textFn(1, func(_ *evaluator, a []Value) string { return strings.ToUpper(a[0].s) }))
+	for _, n := range []string{"length", "char_length", "character_length"} {
+		register(n, &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+			return intV(int64(utf8.RuneCountInString(a[0].s))), nil
+		}})
+	}
+	register("octet_length", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		return intV(int64(len(a[0].s))), nil
+	}})
+	for _, n := range []string{"substring", "substr"} {
+		register(n, &builtin{min: 2, max: 3, args: []uint32{tText, tInt4}, ret: tText, fn: substring})
+	}
+	register("btrim", trimFn(strings.Trim))
+	register("ltrim", trimFn(strings.TrimLeft))
+	register("rtrim", trimFn(strings.TrimRight))
+	register("replace", textFn(3, func(_ *evaluator, a []Value) string { return strings.ReplaceAll(a[0].s, a[1].s, a[2].s) }))
+	register("translate", textFn(3, func(_ *evaluator, a []Value) string { return translate(a[0].s, a[1].s, a[2].s) }))
+	register("starts_with", &builtin{min: 2, ret: tBool, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		return boolV(strings.HasPrefix(a[0].s, a[1].s)), nil
+	}})
+	for _, n := range []string{"strpos", "position"} {
+		register(n, &builtin{min: 2, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+			i := strings.Index(a[0].s, a[1].s)
+			if i < 0 {
+				return intV(0), nil
+			}
+			return intV(int64(utf8.RuneCountInString(a[0].s[:i]) + 1)), nil
+		}})
+	}
+	register("left", &builtin{min: 2, args: []uint32{tText, tInt4}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		r := []rune(a[0].s)
+		n := int(a[1].i)
+		if n < 0 {
+			n = max(len(r)+n, 0)
+		}
+		return textV(string(r[:min(n, len(r))])), nil
+	}})
+	register("right", &builtin{min: 2, args: []uint32{tText, tInt4}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		r := []rune(a[0].s)
+		n := int(a[1].i)
+		if n < 0 {
+			n = max(len(r)+n, 0)
+		}
+		return textV(string(r[len(r)-min(n, len(r)):])), nil
+	}})
+	register("split_part", &builtin{min: 3, args: []uint32{tText, tText, tInt4}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		parts := strings.Split(a[0].s, a[1].s)
+		n := int(a[2].i)
+		if n < 0 {
+			n = len(parts) + n + 1
+		}
+		if n < 1 || n > len(parts) {
+			return textV(""), nil
+		}
+		return textV(parts[n-1]), nil
+	}})
+	register("regexp_replace", &builtin{min: 3, max: 4, ret: tText, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		flags := ""
+		if len(a) > 3 {
+			flags = a[3].s
+		}
+		re, err := ev.regexp(a[1].s, strings.Contains(flags, "i"))
+		if err != nil {
+			return null, err
+		}
+		repl := strings.NewReplacer(`\\`, `\`, `\&`, `${0}`, `\1`, `${1}`, `\2`, `${2}`, `\3`, `${3}`).Replace(a[2].s)
+		if strings.Contains(flags, "g") {
+			return textV(re.ReplaceAllString(a[0].s, repl)), nil
+		}
+		done := false
+		return textV(re.ReplaceAllStringFunc(a[0].s, func(m string) string {
+			if done {
+				return m
+			}
+			done = true
+			return re.ReplaceAllString(m, repl)
+		})), nil
+	}})
+	register("concat", &builtin{min: 1, max: -1, ret: tText, lenient: true, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+		var sb strings.Builder
+		for i, v := range a {
+			if !v.isNull() {
+				sb.WriteString(ev.text(v, t[i]))
+			}
+		}
+		return textV(sb.String()), nil
+	}})
+	register("concat_ws", &builtin{min: 2, max: -1, ret: tText, lenient: true, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+		if a[0].isNull() {
+			return null, nil
+		}
+		var parts []string
+		for i, v := range a[1:] {
+			if !v.isNull() {
+				parts = append(parts, ev.text(v, t[i+1]))
+			}
+		}
+		return textV(strings.Join(parts, a[0].s)), nil
+	}})
+	register("md5", textFn(1, func(_ *evaluator, a []Value) string { return md5Hex(a[0].s) }))
+	registerArrayFuncs()
+}
+
+func quoteLiteral(s string) string {
+	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	if strings.Contains(s, `\`) {
+		return "E" + strings.ReplaceAll(q, `\`, `\\`)
+	}
+	return q
+}
+
+func substring(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	r := []rune(a[0].s)
+	start := a[1].i // 1-based, may be <= 0
+	end := int64(len(r)) + 1
+	if len(a) > 2 {
+		if a[2].i < 0 {
+			return null, errorf("22011", noPos, "negative substring length not allowed")
+		}
+		end = start + a[2].i
+	}
+	start, end = max(start, 1), min(end, int64(len(r))+1)
+	if start >= end {
+		return textV(""), nil
+	}
+	return textV(string(r[start-1 : end-1])), nil
+}
+
+func trimFn(trim func(string, string) string) *builtin {
+	return &builtin{min: 1, max: 2, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		chars := " "
+		if len(a) > 1 {
+			chars = a[1].s
+		}
+		return textV(trim(a[0].s, chars)), nil
+	}}
+}
+
+func translate(s, from, to string) string {
+	f, t := []rune(from), []rune(to)
+	var sb strings.Builder
+	for _, c := range s {
+		i := strings.IndexRune(string(f), c)
+		switch {
+		case i < 0:
+			sb.WriteRune(c)
+		default:
+			if j := utf8.RuneCountInString(string(f)[:i]); j < len(t) {
+				sb.WriteRune(t[j])
+			}
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,463 @@
+package pgcatalog
+
+import (
+	"math"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+func (b *binder) bindAExpr(a *pg_query.A_Expr, sc *scope) (*cexpr, error) {
+	op := lastName(a.Name)
+	switch a.Kind {
+	case pg_query.A_Expr_Kind_AEXPR_OP:
+		r, err := b.bindExpr(a.Rexpr, sc)
+		if err != nil {
+			return nil, err
+		}
+		if a.Lexpr == nil {
+			return b.unaryOp(op, r, a.Location)
+		}
+		l, err := b.bindExpr(a.Lexpr, sc)
+		if err != nil {
+			return nil, err
+		}
+		return b.binaryOp(op, l, r, a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
+		l, r, err := b.bindPair(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		return b.binaryOp(op, l, r, a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		l, r, err := b.bindPair(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		return b.anyAll(op, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL, a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_IN:
+		return b.bindIn(a, op, sc)
+	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		l, r, err := b.bindPair(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		l, r = b.unify(l, r)
+		want := a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT
+		return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil {
+				return null, err
+			}
+			same := x.isNull() && y.isNull() || !x.isNull() && !y.isNull() && compare(x, y) == 0
+			return boolV(same == want), nil
+		}}, nil
+	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		l, r, err := b.bindPair(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		l, r = b.unify(l, r)
+		return &cexpr{typ: outputType(l.typ), name: "nullif", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil || x.isNull() || y.isNull() {
+				return x, err
+			}
+			if compare(x, y) == 0 {
+				return null, nil
+			}
+			return x, nil
+		}}, nil
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+		l, err := b.bindExpr(a.Lexpr, sc)
+		if err != nil {
+			return nil, err
+		}
+		items := a.Rexpr.GetList().GetItems()
+		lo, err := b.bindExpr(items[0], sc)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := b.bindExpr(items[1], sc)
+		if err != nil {
+			return nil, err
+		}
+		ge, err := b.binaryOp(">=", l, lo, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		le, err := b.binaryOp("<=", l, hi, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		e := andAll([]*cexpr{ge, le})
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN {
+			e = notExpr(e)
+		}
+		return e, nil
+	}
+	return nil, errorf(CodeNotSupported, a.Location, "unsupported operator in catalog query")
+}
+
+func (b *binder) bindPair(a *pg_query.A_Expr, sc *scope) (*cexpr, *cexpr, error) {
+	l, err := b.bindExpr(a.Lexpr, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := b.bindExpr(a.Rexpr, sc)
+	return l, r, err
+}
+
+func eval2(ev *evaluator, e *env, l, r *cexpr) (Value, Value, error) {
+	x, err := l.fn(ev, e)
+	if err != nil {
+		return null, null, err
+	}
+	y, err := r.fn(ev, e)
+	return x, y, err
+}
+
+// unify gives untyped operands the other operand's type (text if both are
+// untyped), as PostgreSQL resolves unknown literals.
+func (b *binder) unify(l, r *cexpr) (*cexpr, *cexpr) {
+	switch {
+	case l.untyped && r.untyped:
+		return b.coerce(l, tText), b.coerce(r, tText)
+	case l.untyped:
+		return b.coerce(l, r.typ), r
+	case r.untyped:
+		return l, b.coerce(r, l.typ)
+	}
+	return l, r
+}
+
+func (b *binder) bindIn(a *pg_query.A_Expr, op string, sc *scope) (*cexpr, error) {
+	l, err := b.bindExpr(a.Lexpr, sc)
+	if err != nil {
+		return nil, err
+	}
+	var conds []*cexpr
+	for _, item := range a.Rexpr.GetList().GetItems() {
+		r, err := b.bindExpr(item, sc)
+		if err != nil {
+			return nil, err
+		}
+		c, err := b.binaryOp(op, l, r, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, c)
+	}
+	if op == "<>" {
+		return andAll(conds), nil
+	}
+	return orAll(conds), nil
+}
+
+func (b *binder) unaryOp(op string, r *cexpr, pos int32) (*cexpr, error) {
+	if r.untyped {
+		r = b.coerce(r, tNumeric)
+	}
+	switch op {
+	case "-", "+", "~":
+		return &cexpr{typ: r.typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			v, err := r.fn(ev, e)
+			if err != nil || v.isNull() {
+				return null, err
+			}
+			switch {
+			case op == "+":
+				return v, nil
+			case op == "~" && v.k == kInt:
+				return intV(^v.i), nil
+			case v.k == kInt:
+				return intV(-v.i), nil
+			case v.k == kFloat:
+				return floatV(-v.f), nil
+			}
+			return null, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s", op, formatType(r.typ, -1))
+		}}, nil
+	}
+	return nil, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s", op, formatType(r.typ, -1))
+}
+
+// binaryOp binds l op r.
+func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
+	switch op {
+	case "=", "<>", "!=", "<", ">", "<=", ">=":
+		l, r = b.unify(l, r)
+		return cmpExpr(op, l, r), nil
+	case "~", "!~", "~*", "!~*", "~~", "!~~", "~~*", "!~~*":
+		l, r = b.coerce(l, tText), b.coerce(r, tText)
+		return matchExpr(op, l, r), nil
+	case "||":
+		return b.concatExpr(l, r), nil
+	case "+", "-", "*", "/", "%", "&", "|", "#", "<<", ">>":
+		l, r = b.unify(l, r)
+		return arithExpr(op, l, r, pos)
+	case "@>", "<@", "&&":
+		l, r = b.unify(l, r)
+		return arrayOpExpr(op, l, r), nil
+	}
+	return nil, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s %s", formatType(l.typ, -1), op, formatType(r.typ, -1))
+}
+
+func cmpExpr(op string, l, r *cexpr) *cexpr {
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || x.isNull() || y.isNull() {
+			return null, err
+		}
+		return boolV(cmpResult(op, compare(x, y))), nil
+	}}
+}
+
+func cmpResult(op string, c int) bool {
+	switch op {
+	case "=":
+		return c == 0
+	case "<>", "!=":
+		return c != 0
+	case "<":
+		return c < 0
+	case ">":
+		return c > 0
+	case "<=":
+		return c <= 0
+	}
+	return c >= 0
+}
+
+// matchExpr binds the regular-expression and LIKE operators.
+func matchExpr(op string, l, r *cexpr) *cexpr {
+	negate := strings.HasPrefix(op, "!")
+	fold := strings.HasSuffix(op, "*")
+	like := strings.Contains(op, "~~")
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || x.isNull() || y.isNull() {
+			return null, err
+		}
+		pattern := y.s
+		if like {
+			pattern = likeToRegex(pattern)
+		}
+		re, err := ev.regexp(pattern, fold)
+		if err != nil {
+			return null, err
+		}
+		return boolV(re.MatchString(x.s) != negate), nil
+	}}
+}
+
+func (b *binder) concatExpr(l, r *cexpr) *cexpr {
+	if isArrayType(l.typ) || isArrayType(r.typ) {
+		typ := l.typ
+		if !isArrayType(typ) {
+			typ = r.typ
+		}
+		if l.untyped {
+			l = b.coerce(l, typ)
+		}
+		if r.untyped {
+			r = b.coerce(r, typ)
+		}
+		return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil {
+				return null, err
+			}
+			var out []Value
+			for _, v := range []Value{x, y} {
+				switch v.k {
+				case kArray:
+					out = append(out, v.a...)
+				case kNull:
+				default:
+					out = append(out, v)
+				}
+			}
+			if x.isNull() && y.isNull() {
+				return null, nil
+			}
+			return arrayV(out), nil
+		}}
+	}
+	lt, rt := l.typ, r.typ
+	return &cexpr{typ: tText, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || x.isNull() || y.isNull() {
+			return null, err
+		}
+		return textV(ev.text(x, lt) + ev.text(y, rt)), nil
+	}}
+}
+
+func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
+	typ := arithType(l.typ, r.typ)
+	if !isNumericType(l.typ) || !isNumericType(r.typ) {
+		return nil, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s %s", formatType(l.typ, -1), op, formatType(r.typ, -1))
+	}
+	return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || x.isNull() || y.isNull() {
+			return null, err
+		}
+		if x.k == kInt && y.k == kInt {
+			return intArith(op, x.i, y.i, pos)
+		}
+		xf, _ := x.asFloat()
+		yf, _ := y.asFloat()
+		switch op {
+		case "+":
+			return floatV(xf + yf), nil
+		case "-":
+			return floatV(xf - yf), nil
+		case "*":
+			return floatV(xf * yf), nil
+		case "/":
+			if yf == 0 {
+				return null, errorf(CodeDivisionByZero, pos, "division by zero")
+			}
+			return floatV(xf / yf), nil
+		case "%":
+			return floatV(math.Mod(xf, yf)), nil
+		}
+		return null, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s %s", formatType(l.typ, -1), op, formatType(r.typ, -1))
+	}}, nil
+}
+
+func arithType(a, b uint32) uint32 {
+	switch {
+	case a == tNumeric || b == tNumeric:
+		return tNumeric
+	case kindOf(a) == kFloat || kindOf(b) == kFloat:
+		return tFloat8
+	case a == tInt8 || b == tInt8:
+		return tInt8
+	case a == tInt2 && b == tInt2:
+		return tInt2
+	case a == tOid || b == tOid:
+		return tInt8
+	}
+	return tInt4
+}
+
+func intArith(op string, x, y int64, pos int32) (Value, error) {
+	switch op {
+	case "+":
+		return intV(x + y), nil
+	case "-":
+		return intV(x - y), nil
+	case "*":
+		return intV(x * y), nil
+	case "/", "%":
+		if y == 0 {
+			return null, errorf(CodeDivisionByZero, pos, "division by zero")
+		}
+		if op == "/" {
+			return intV(x / y), nil
+		}
+		return intV(x % y), nil
+	case "&":
+		return intV(x & y), nil
+	case "|":
+		return intV(x | y), nil
+	case "#":
+		return intV(x ^ y), nil
+	case "<<":
+		return intV(x << (y & 63)), nil
+	case ">>":
+		return intV(x >> (y & 63)), nil
+	}
+	return null, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s", op)
+}
+
+func arrayOpExpr(op string, l, r *cexpr) *cexpr {
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || x.k != kArray || y.k != kArray {
+			return null, err
+		}
+		has := func(set []Value, v Value) bool {
+			for _, s := range set {
+				if !s.isNull() && !v.isNull() && compare(s, v) == 0 {
+					return true
+				}
+			}
+			return false
+		}
+		switch op {
+		case "@>":
+			x, y = y, x
+			fallthrough
+		case "<@":
+			for _, v := range x.a {
+				if !has(y.a, v) {
+					return boolV(false), nil
+				}
+			}
+			return boolV(true), nil
+		}
+		for _, v := range x.a {
+			if has(y.a, v) {
+				return boolV(true), nil
+			}
+		}
+		return boolV(false), nil
+	}}
+}
+
+// anyAll binds l op ANY|ALL (array).
+func (b *binder) anyAll(op string, l, r *cexpr, all bool, pos int32) (*cexpr, error) {
+	if r.untyped {
+		et := l.typ
+		if l.untyped {
+			et = tText
+		}
+		r = b.coerce(r, arrayOf(et))
+	}
+	if !isArrayType(r.typ) {
+		return nil, errorf(CodeDatatypeMismatch, pos, "op ANY/ALL (array) requires array on right side")
+	}
+	if l.untyped {
+		l = b.coerce(l, elemType(r.typ))
+	}
+	elem := &cexpr{typ: elemType(r.typ)}
+	cmp, err := b.binaryOp(op, &cexpr{typ: l.typ, fn: func(_ *evaluator, e *env) (Value, error) { return e.row[0], nil }},
+		&cexpr{typ: elem.typ, fn: func(_ *evaluator, e *env) (Value, error) { return e.row[1], nil }}, pos)
+	if err != nil {
+		return nil, err
+	}
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || y.isNull() {
+			return null, err
+		}
+		return quantify(ev, cmp, x, y.a, all)
+	}}, nil
+}
+
+// quantify applies cmp to x and each element: ANY is true if one is true,
+// ALL if all are; otherwise NULL if any comparison was NULL.
+func quantify(ev *evaluator, cmp *cexpr, x Value, elems []Value, all bool) (Value, error) {
+	sawNull := false
+	for _, el := range elems {
+		v, err := cmp.fn(ev, &env{row: []Value{x, el}})
+		if err != nil {
+			return null, err
+		}
+		switch {
+		case v.isNull():
+			sawNull = true
+		case v.b && !all:
+			return boolV(true), nil
+		case !v.b && all:
+			return boolV(false), nil
+		}
+	}
+	if sawNull {
+		return null, nil
+	}
+	return boolV(all), nil
+}

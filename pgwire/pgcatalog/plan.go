@@ -1,0 +1,216 @@
+package pgcatalog
+
+// plan is a relational operator. Plans are immutable after binding; run
+// materializes the rows (catalog relations are small), evaluating
+// correlated references against outer.
+type plan interface {
+	columns() []scopeCol
+	run(ev *evaluator, outer *env) ([][]Value, error)
+}
+
+// queryPlan is a bound statement: its root plan and visible output columns.
+type queryPlan struct {
+	root plan
+	cols []outCol
+}
+
+type outCol struct {
+	name string
+	typ  uint32
+}
+
+func (q *queryPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
+	return q.root.run(ev, outer)
+}
+
+// scanPlan reads an emulated relation.
+type scanPlan struct {
+	def  *relDef
+	cols []scopeCol
+}
+
+func (p *scanPlan) columns() []scopeCol { return p.cols }
+func (p *scanPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
+	return ev.relRows(p.def)
+}
+
+// cteDef is a WITH query, evaluated once per run.
+type cteDef struct {
+	name string
+	q    *queryPlan
+}
+
+type ctePlan struct {
+	cte  *cteDef
+	cols []scopeCol
+}
+
+func (p *ctePlan) columns() []scopeCol { return p.cols }
+func (p *ctePlan) run(ev *evaluator, outer *env) ([][]Value, error) {
+	if rows, ok := ev.ctes[p.cte]; ok {
+		return rows, nil
+	}
+	rows, err := p.cte.q.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	ev.ctes[p.cte] = rows
+	return rows, nil
+}
+
+// subqueryPlan is a FROM-clause subquery under an alias.
+type subqueryPlan struct {
+	q    *queryPlan
+	cols []scopeCol
+}
+
+func (p *subqueryPlan) columns() []scopeCol { return p.cols }
+func (p *subqueryPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
+	return p.q.run(ev, outer)
+}
+
+// joinKind is the type of a join.
+type joinKind int
+
+const (
+	joinInner joinKind = iota
+	joinLeft
+	joinRight
+	joinFull
+)
+
+// joinPlan is an explicit JOIN: a hash join when an ON conjunct equates
+// a left-side and a right-side expression, else a nested loop.
+type joinPlan struct {
+	kind        joinKind
+	left, right plan
+	conds       []*conj
+	eq          *conj
+	eqSwap      bool // eq's left side reads the right input
+	cols        []scopeCol
+}
+
+func (p *joinPlan) columns() []scopeCol { return p.cols }
+func (p *joinPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
+	lrows, err := p.left.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	rrows, err := p.right.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	nl, nr := len(p.left.columns()), len(p.right.columns())
+	merge := func(l, r []Value) []Value {
+		row := make([]Value, nl+nr)
+		copy(row, l)
+		copy(row[nl:], r)
+		return row
+	}
+	return joinRows(ev, outer, lrows, rrows, merge, p.conds, p.eq, p.eqSwap, p.kind)
+}
+
+// pickEq finds a conjunct usable as a hash key between columns [0, nl) and
+// [nl, n).
+func pickEq(conds []*conj, nl, n int) (*conj, bool) {
+	for _, c := range conds {
+		if c.eqL == nil {
+			continue
+		}
+		if within(c.refL, 0, nl) && within(c.refR, nl, n) {
+			return c, false
+		}
+		if within(c.refR, 0, nl) && within(c.refL, nl, n) {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// valuesPlan is VALUES (...), (...).
+type valuesPlan struct {
+	rows [][]*cexpr
+	cols []scopeCol
+}
+
+func (p *valuesPlan) columns() []scopeCol { return p.cols }
+func (p *valuesPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
+	out := make([][]Value, 0, len(p.rows))
+	e := &env{outer: outer}
+	for _, r := range p.rows {
+		row := make([]Value, len(r))
+		for i, x := range r {
+			v, err := x.fn(ev, e)
+			if err != nil {
+				return nil, err
+			}
+			if row[i], err = ev.cast(v, x.typ, p.cols[i].typ); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// funcScanPlan is a set-returning function in FROM.
+type funcScanPlan struct {
+	srf        *srfDef
+	args       []*cexpr
+	ordinality bool
+	cols       []scopeCol
+}
+
+func (p *funcScanPlan) columns() []scopeCol { return p.cols }
+func (p *funcScanPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
+	args, err := evalArgs(ev, &env{outer: outer}, p.args)
+	if err != nil {
+		return nil, err
+	}
+	vals, err := p.srf.call(ev, args, argTypes(p.args))
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]Value, len(vals))
+	for i, v := range vals {
+		var row []Value
+		if p.srf.fields != nil {
+			row = append(row, v.a...)
+		} else {
+			row = append(row, v)
+		}
+		if p.ordinality {
+			row = append(row, intV(int64(i+1)))
+		}
+		out[i] = row
+	}
+	return out, nil
+}
+
+func evalArgs(ev *evaluator, e *env, args []*cexpr) ([]Value, error) {
+	out := make([]Value, len(args))
+	for i, a := range args {
+		v, err := a.fn(ev, e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func argTypes(args []*cexpr) []uint32 {
+	out := make([]uint32, len(args))
+	for i, a := range args {
+		out[i] = a.typ
+	}
+	return out
+}
+
+// oneRowPlan is the FROM-less SELECT's single empty row.
+type oneRowPlan struct{}
+
+func (oneRowPlan) columns() []scopeCol { return nil }
+func (oneRowPlan) run(*evaluator, *env) ([][]Value, error) {
+	return [][]Value{{}}, nil
+}

@@ -1,0 +1,73 @@
+package pgcatalog
+
+func init() {
+	rowFuncs["pg_catalog.pg_namespace"] = namespaceRows
+	rowFuncs["pg_catalog.pg_class"] = classRows
+	rowFuncs["pg_catalog.pg_tables"] = tablesViewRows
+	rowFuncs["pg_catalog.pg_indexes"] = indexesViewRows
+	rowFuncs["pg_catalog.pg_stat_user_tables"] = statTablesRows
+}
+
+// statTablesRows: Shale keeps no access statistics; counters are zero.
+func statTablesRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		if r.table == nil {
+			continue
+		}
+		b.add("relid", r.oid, "schemaname", nspName(r.nsp), "relname", r.name, "seq_scan", 0, "n_live_tup", 0,
+			"n_dead_tup", 0)
+	}
+}
+
+func namespaceRows(s *snapshot, b *rowBuilder) {
+	for _, n := range namespaces {
+		owner := uint32(roleOID)
+		b.add("oid", n.oid, "nspname", n.name, "nspowner", owner)
+	}
+}
+
+// classRows lists Shale tables, their primary-key indexes and the emulated
+// catalog relations themselves (so that 'pg_class'::regclass and \d
+// pg_class work).
+func classRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		am := uint32(heapAM)
+		switch r.kind {
+		case 'i':
+			am = btreeAM
+		case 'v':
+			am = 0
+		}
+		b.add("oid", r.oid, "relname", r.name, "relnamespace", r.nsp, "relowner", uint32(roleOID),
+			"relam", am, "relfilenode", r.oid, "reltuples", float64(-1), "relhasindex", len(r.pkey) > 0,
+			"relpersistence", "p", "relkind", string(r.kind), "relnatts", len(r.cols),
+			"relispopulated", true, "relreplident", replident(r))
+	}
+}
+
+func replident(r *rel) string {
+	if r.kind == 'r' {
+		return "d"
+	}
+	return "n"
+}
+
+func tablesViewRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		if r.kind != 'r' {
+			continue
+		}
+		b.add("schemaname", nspName(r.nsp), "tablename", r.name, "tableowner", s.sess.User,
+			"hasindexes", len(r.pkey) > 0, "hasrules", false, "hastriggers", false, "rowsecurity", false)
+	}
+}
+
+func indexesViewRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		if r.kind != 'i' {
+			continue
+		}
+		b.add("schemaname", nspName(r.nsp), "tablename", r.of.name, "indexname", r.name,
+			"indexdef", s.indexDef(r, 0))
+	}
+}

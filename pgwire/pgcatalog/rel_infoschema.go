@@ -1,0 +1,145 @@
+package pgcatalog
+
+import "strconv"
+
+func init() {
+	rowFuncs["information_schema.tables"] = infoTablesRows
+	rowFuncs["information_schema.columns"] = infoColumnsRows
+	rowFuncs["information_schema.schemata"] = infoSchemataRows
+	rowFuncs["information_schema.table_constraints"] = infoConstraintRows
+	rowFuncs["information_schema.key_column_usage"] = infoKeyColumnRows
+	rowFuncs["information_schema.constraint_column_usage"] = infoConstraintColumnRows
+	rowFuncs["information_schema.table_privileges"] = infoTablePrivilegeRows
+}
+
+func infoTablesRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		typ := ""
+		switch r.kind {
+		case 'r':
+			typ = "BASE TABLE"
+		case 'v':
+			typ = "VIEW"
+		default:
+			continue
+		}
+		b.add("table_catalog", s.sess.Database, "table_schema", nspName(r.nsp), "table_name", r.name,
+			"table_type", typ, "is_insertable_into", "NO", "is_typed", "NO")
+	}
+}
+
+func infoColumnsRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		if r.kind != 'r' && r.kind != 'v' {
+			continue
+		}
+		for i, c := range r.cols {
+			t := typeByOID[c.typ]
+			if t == nil {
+				t = typeByOID[tText]
+			}
+			nullable := "YES"
+			if r.isKeyColumn(i + 1) {
+				nullable = "NO"
+			}
+			prec, radix, scale, dtPrec := numericInfo(c.typ)
+			b.add("table_catalog", s.sess.Database, "table_schema", nspName(r.nsp), "table_name", r.name,
+				"column_name", c.name, "ordinal_position", i+1, "is_nullable", nullable,
+				"data_type", infoDataType(t), "numeric_precision", prec, "numeric_precision_radix", radix,
+				"numeric_scale", scale, "datetime_precision", dtPrec,
+				"udt_catalog", s.sess.Database, "udt_schema", "pg_catalog", "udt_name", t.name,
+				"dtd_identifier", strconv.Itoa(i+1), "is_self_referencing", "NO", "is_identity", "NO",
+				"identity_cycle", "NO", "is_generated", "NEVER", "is_updatable", "NO")
+		}
+	}
+}
+
+// infoDataType is information_schema's data_type for a type.
+func infoDataType(t *pgType) string {
+	switch {
+	case t.category == 'A':
+		return "ARRAY"
+	case t.typtype != 'b':
+		return "USER-DEFINED"
+	case t.oid == tName:
+		return "name"
+	case t.oid == tChar:
+		return `"char"`
+	}
+	return t.formatName
+}
+
+// numericInfo gives numeric_precision, _radix, _scale and
+// datetime_precision (NULL where PostgreSQL has NULL).
+func numericInfo(oid uint32) (prec, radix, scale, dtPrec any) {
+	switch oid {
+	case tInt2:
+		return 16, 2, 0, nil
+	case tInt4:
+		return 32, 2, 0, nil
+	case tInt8:
+		return 64, 2, 0, nil
+	case tFloat4:
+		return 24, 2, nil, nil
+	case tFloat8:
+		return 53, 2, nil, nil
+	case tNumeric:
+		return nil, 10, nil, nil
+	case 1082:
+		return nil, nil, nil, 0
+	case 1083, 1114, tTimestamptz, 1266, 1186:
+		return nil, nil, nil, 6
+	}
+	return nil, nil, nil, nil
+}
+
+func infoSchemataRows(s *snapshot, b *rowBuilder) {
+	for _, n := range namespaces {
+		b.add("catalog_name", s.sess.Database, "schema_name", n.name, "schema_owner", s.sess.User)
+	}
+}
+
+func infoConstraintRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		if r.conOID == 0 {
+			continue
+		}
+		b.add("constraint_catalog", s.sess.Database, "constraint_schema", nspName(r.nsp),
+			"constraint_name", r.name+"_pkey", "table_catalog", s.sess.Database, "table_schema", nspName(r.nsp),
+			"table_name", r.name, "constraint_type", "PRIMARY KEY", "is_deferrable", "NO",
+			"initially_deferred", "NO", "enforced", "YES", "nulls_distinct", nil)
+	}
+}
+
+func infoKeyColumnRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		for i, n := range r.pkey {
+			b.add("constraint_catalog", s.sess.Database, "constraint_schema", nspName(r.nsp),
+				"constraint_name", r.name+"_pkey", "table_catalog", s.sess.Database,
+				"table_schema", nspName(r.nsp), "table_name", r.name, "column_name", r.cols[n-1].name,
+				"ordinal_position", i+1)
+		}
+	}
+}
+
+func infoConstraintColumnRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		for _, n := range r.pkey {
+			b.add("table_catalog", s.sess.Database, "table_schema", nspName(r.nsp), "table_name", r.name,
+				"column_name", r.cols[n-1].name, "constraint_catalog", s.sess.Database,
+				"constraint_schema", nspName(r.nsp), "constraint_name", r.name+"_pkey")
+		}
+	}
+}
+
+// infoTablePrivilegeRows: the session user may SELECT every Shale table.
+func infoTablePrivilegeRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		if r.table == nil {
+			continue
+		}
+		b.add("grantor", s.sess.User, "grantee", s.sess.User, "table_catalog", s.sess.Database,
+			"table_schema", nspName(r.nsp), "table_name", r.name, "privilege_type", "SELECT",
+			"is_grantable", "YES", "with_hierarchy", "YES")
+	}
+}

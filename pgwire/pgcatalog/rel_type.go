@@ -1,0 +1,134 @@
+package pgcatalog
+
+import (
+	"sort"
+	"sync"
+)
+
+func init() {
+	rowFuncs["pg_catalog.pg_type"] = typeRows
+	rowFuncs["pg_catalog.pg_proc"] = procRows
+	rowFuncs["pg_catalog.pg_am"] = amRows
+	rowFuncs["pg_catalog.pg_collation"] = collationRows
+}
+
+func typeRows(s *snapshot, b *rowBuilder) {
+	for _, t := range builtinTypes {
+		b.add("oid", t.oid, "typname", t.name, "typnamespace", uint32(nspCatalog), "typowner", uint32(roleOID),
+			"typlen", t.length, "typbyval", t.byVal, "typtype", string(t.typtype),
+			"typcategory", string(t.category), "typispreferred", preferredTypes[t.oid], "typisdefined", true,
+			"typdelim", ",", "typelem", t.elem, "typarray", t.array, "typinput", procOID(t.input),
+			"typoutput", procOID(outputFunc(t)), "typalign", string(t.align), "typstorage", string(t.storage),
+			"typtypmod", -1, "typcollation", t.collation, "typdefault", nil)
+	}
+}
+
+var preferredTypes = map[uint32]bool{tBool: true, tText: true, tOid: true, tFloat8: true, tTimestamptz: true, 1186: true}
+
+func outputFunc(t pgType) string {
+	if t.input == "array_in" {
+		return "array_out"
+	}
+	return t.name + "out"
+}
+
+// proc is a pg_proc row: the functions this package evaluates, plus the
+// input functions of the types (for 'array_in'::regproc).
+type proc struct {
+	oid     uint32
+	name    string
+	retType uint32
+	retSet  bool
+	agg     bool
+}
+
+var (
+	procsOnce  sync.Once
+	procList   []proc
+	procByName map[string]uint32
+)
+
+// knownProcOIDs keep PostgreSQL's OIDs where tools compare against them.
+var knownProcOIDs = map[string]uint32{"array_in": 750, "array_out": 751, "record_in": 2290, "textin": 46, "boolin": 1242}
+
+func procs() []proc {
+	procsOnce.Do(func() {
+		names := map[string]proc{}
+		for _, t := range builtinTypes {
+			names[t.input] = proc{name: t.input, retType: t.oid}
+			names[outputFunc(t)] = proc{name: outputFunc(t), retType: 2275}
+		}
+		for name, f := range funcs {
+			names[name] = proc{name: name, retType: f.staticRet}
+		}
+		for name, f := range srfs {
+			names[name] = proc{name: name, retType: f.retType, retSet: true}
+		}
+		for name := range aggregates {
+			names[name] = proc{name: name, agg: true}
+		}
+		sorted := make([]string, 0, len(names))
+		for n := range names {
+			sorted = append(sorted, n)
+		}
+		sort.Strings(sorted)
+		procByName = map[string]uint32{}
+		next := uint32(8000)
+		for _, n := range sorted {
+			p := names[n]
+			if o, ok := knownProcOIDs[n]; ok {
+				p.oid = o
+			} else {
+				p.oid = next
+				next++
+			}
+			procByName[n] = p.oid
+			procList = append(procList, p)
+		}
+	})
+	return procList
+}
+
+func procOID(name string) uint32 {
+	procs()
+	return procByName[name]
+}
+
+func procName(oid uint32) (string, bool) {
+	for _, p := range procs() {
+		if p.oid == oid {
+			return p.name, true
+		}
+	}
+	return "", false
+}
+
+func procRows(s *snapshot, b *rowBuilder) {
+	for _, p := range procs() {
+		kind := "f"
+		if p.agg {
+			kind = "a"
+		}
+		b.add("oid", p.oid, "proname", p.name, "pronamespace", uint32(nspCatalog), "proowner", uint32(roleOID),
+			"prolang", uint32(12), "procost", float64(1), "prokind", kind, "proretset", p.retSet,
+			"provolatile", "s", "proparallel", "s", "prorettype", p.retType, "proargtypes", arrayV(nil),
+			"prosrc", p.name)
+	}
+}
+
+func amRows(s *snapshot, b *rowBuilder) {
+	b.add("oid", uint32(heapAM), "amname", "heap", "amhandler", uint32(0), "amtype", "t")
+	b.add("oid", uint32(btreeAM), "amname", "btree", "amhandler", uint32(0), "amtype", "i")
+}
+
+func collationRows(s *snapshot, b *rowBuilder) {
+	for _, c := range []struct {
+		oid      uint32
+		name     string
+		provider string
+	}{{defaultColl, "default", "d"}, {950, "C", "c"}, {951, "POSIX", "c"}} {
+		b.add("oid", c.oid, "collname", c.name, "collnamespace", uint32(nspCatalog), "collowner", uint32(roleOID),
+			"collprovider", c.provider, "collisdeterministic", true, "collencoding", -1,
+			"collcollate", nil, "collctype", nil, "colliculocale", nil, "collversion", nil)
+	}
+}

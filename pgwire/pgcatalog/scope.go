@@ -1,0 +1,131 @@
+package pgcatalog
+
+import pg_query "github.com/pganalyze/pg_query_go/v6"
+
+// binder turns a parse tree into a plan: it resolves names against the
+// emulated relations' fixed shapes (no catalog data is needed) and gives
+// every expression a static PostgreSQL type.
+type binder struct {
+	sql    string
+	params []uint32 // type of $n at index n-1; 0 until inferred
+}
+
+func newBinder(sql string, paramOIDs []uint32) *binder {
+	return &binder{sql: sql, params: append([]uint32(nil), paramOIDs...)}
+}
+
+func (b *binder) paramTypes() []uint32 {
+	out := make([]uint32, len(b.params))
+	for i, t := range b.params {
+		if t == 0 || t == tUnknown {
+			t = tText
+		}
+		out[i] = t
+	}
+	return out
+}
+
+// scopeCol is a column visible to expressions: its range-table name, its
+// own name and type, and for records the fields.
+type scopeCol struct {
+	rel    string
+	name   string
+	typ    uint32
+	fields []colDef
+	// usingDup hides the right-hand copy of a JOIN USING column from
+	// unqualified references and from *.
+	usingDup bool
+}
+
+// scope is one query level's name space. parent is the enclosing query's
+// scope, for correlated subqueries.
+type scope struct {
+	cols     []scopeCol
+	parent   *scope
+	cteOuter *scope
+	ctes     map[string]*cteDef
+	// Where aggregates, window functions and set-returning functions may
+	// appear (the select list, HAVING, ORDER BY), these collect them.
+	// refHook, when set, sees every column of this level that an
+	// expression (or a subquery in it) references; the join planner uses it
+	// to learn which FROM items a condition needs.
+	refHook func(idx int)
+	aggs    *[]*aggSlot
+	wins    *[]*winSlot
+	srfs    *[]*srfSlot
+}
+
+func (s *scope) lookupCTE(name string) *cteDef {
+	if s == nil {
+		return nil
+	}
+	if c, ok := s.ctes[name]; ok {
+		return c
+	}
+	if c := s.cteOuter.lookupCTE(name); c != nil {
+		return c
+	}
+	return s.parent.lookupCTE(name)
+}
+
+// resolve finds a column by optional qualifier; it returns the number of
+// query levels up and the index in that level's row.
+func (s *scope) resolve(qual, name string, pos int32) (levels, idx int, col scopeCol, err error) {
+	for sc := s; sc != nil; sc, levels = sc.parent, levels+1 {
+		found := -1
+		for i, c := range sc.cols {
+			if c.name != name || (qual != "" && c.rel != qual) || (qual == "" && c.usingDup) {
+				continue
+			}
+			if found >= 0 {
+				return 0, 0, col, errorf(CodeAmbiguousColumn, pos, "column reference %q is ambiguous", name)
+			}
+			found = i
+		}
+		if found >= 0 {
+			if sc.refHook != nil {
+				sc.refHook(found)
+			}
+			return levels, found, sc.cols[found], nil
+		}
+	}
+	if qual != "" {
+		if !s.hasRel(qual) {
+			return 0, 0, col, errorf(CodeUndefinedTable, pos, "missing FROM-clause entry for table %q", qual)
+		}
+		return 0, 0, col, errorf(CodeUndefinedColumn, pos, "column %s.%s does not exist", qual, name)
+	}
+	return 0, 0, col, errorf(CodeUndefinedColumn, pos, "column %q does not exist", name)
+}
+
+func (s *scope) hasRel(name string) bool {
+	for sc := s; sc != nil; sc = sc.parent {
+		for _, c := range sc.cols {
+			if c.rel == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// strs extracts the String values of a name list.
+func strs(nodes []*pg_query.Node) []string {
+	out := make([]string, 0, len(nodes))
+	for _, n := range nodes {
+		if s := n.GetString_(); s != nil {
+			out = append(out, s.Sval)
+		} else if n.GetAStar() != nil {
+			out = append(out, "*")
+		}
+	}
+	return out
+}
+
+func lastName(nodes []*pg_query.Node) string {
+	s := strs(nodes)
+	if len(s) == 0 {
+		return ""
+	}
+	return s[len(s)-1]
+}

@@ -1,0 +1,329 @@
+package pgcatalog
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// bindStatement binds a top-level statement.
+func (b *binder) bindStatement(n *pg_query.Node) (*queryPlan, error) {
+	switch {
+	case n.GetSelectStmt() != nil:
+		return b.bindQuery(n.GetSelectStmt(), nil, nil)
+	case n.GetVariableShowStmt() != nil:
+		return b.bindShow(n.GetVariableShowStmt().Name)
+	}
+	return nil, errorf(CodeNotSupported, noPos, "catalog queries support SELECT, VALUES and SHOW only")
+}
+
+// bindQuery binds a SELECT (simple, VALUES or set operation) whose
+// correlated references resolve in parent. cteOuter, when set, is the scope
+// whose WITH queries are visible without being an enclosing query level
+// (set-operation branches and sibling WITH queries).
+func (b *binder) bindQuery(s *pg_query.SelectStmt, parent, cteOuter *scope) (*queryPlan, error) {
+	sc := &scope{parent: parent, cteOuter: cteOuter}
+	if s.WithClause != nil {
+		if s.WithClause.Recursive {
+			return nil, errorf(CodeNotSupported, s.WithClause.Location, "WITH RECURSIVE is not supported in catalog queries")
+		}
+		sc.ctes = map[string]*cteDef{}
+		for _, n := range s.WithClause.Ctes {
+			c := n.GetCommonTableExpr()
+			q, err := b.bindQuery(c.Ctequery.GetSelectStmt(), parent, sc)
+			if err != nil {
+				return nil, err
+			}
+			if names := strs(c.Aliascolnames); len(names) > 0 {
+				q = renameCols(q, names)
+			}
+			sc.ctes[c.Ctename] = &cteDef{name: c.Ctename, q: q}
+		}
+	}
+	if s.Op != pg_query.SetOperation_SETOP_NONE && s.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
+		return b.bindSetOp(s, sc)
+	}
+	if len(s.ValuesLists) > 0 {
+		q, err := b.bindValues(s, sc)
+		if err != nil {
+			return nil, err
+		}
+		return b.bindOuterSortLimit(q, s, sc)
+	}
+	return b.bindSelect(s, sc)
+}
+
+func renameCols(q *queryPlan, names []string) *queryPlan {
+	cols := append([]outCol(nil), q.cols...)
+	for i := range cols {
+		if i < len(names) {
+			cols[i].name = names[i]
+		}
+	}
+	return &queryPlan{root: q.root, cols: cols}
+}
+
+// bindSelect binds a simple SELECT.
+func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, error) {
+	if s.IntoClause != nil || len(s.LockingClause) > 0 {
+		return nil, errorf(CodeNotSupported, noPos, "SELECT INTO and locking clauses are not supported in catalog queries")
+	}
+	p := &selectPlan{}
+	from, err := b.bindFrom(s.FromClause, sc)
+	if err != nil {
+		return nil, err
+	}
+	p.from = from
+	sc.cols = from.columns()
+	if s.WhereClause != nil {
+		if cp, ok := from.(*crossPlan); ok {
+			// The join planner places each conjunct where its inputs meet.
+			if cp.conds, err = b.bindConjuncts(s.WhereClause, sc, "WHERE"); err != nil {
+				return nil, err
+			}
+		} else if p.where, err = b.bindBool(s.WhereClause, sc, "WHERE"); err != nil {
+			return nil, err
+		}
+	}
+	// The select list, HAVING and ORDER BY may hold aggregates, window
+	// functions and (the select list) set-returning functions.
+	sc.aggs, sc.wins, sc.srfs = &p.aggs, &p.wins, &p.srfs
+	for _, g := range s.GroupClause {
+		e, err := b.bindGroupKey(g, s.TargetList, sc)
+		if err != nil {
+			return nil, err
+		}
+		p.groupKeys = append(p.groupKeys, e)
+	}
+	if err := b.bindTargets(p, s.TargetList, sc); err != nil {
+		return nil, err
+	}
+	srfs := p.srfs
+	sc.srfs = nil
+	if s.HavingClause != nil {
+		if p.having, err = b.bindBool(s.HavingClause, sc, "HAVING"); err != nil {
+			return nil, err
+		}
+	}
+	p.grouped = len(s.GroupClause) > 0 || len(p.aggs) > 0 || p.having != nil
+	p.distinct = len(s.DistinctClause) > 0
+	for _, d := range s.DistinctClause {
+		if d != nil && d.Node != nil {
+			e, err := b.bindOrderExpr(d, p, sc)
+			if err != nil {
+				return nil, err
+			}
+			p.distinctOn = append(p.distinctOn, e)
+		}
+	}
+	for _, n := range s.SortClause {
+		k, err := b.bindSortKey(n.GetSortBy(), p, sc)
+		if err != nil {
+			return nil, err
+		}
+		p.sort = append(p.sort, k)
+	}
+	p.srfs = srfs
+	if len(p.srfs) != len(srfs) {
+		return nil, errorf(CodeNotSupported, noPos, "set-returning functions are only supported in the select list")
+	}
+	if p.limit, p.offset, err = b.bindLimit(s, sc); err != nil {
+		return nil, err
+	}
+	return &queryPlan{root: p, cols: p.cols}, nil
+}
+
+// bindTargets binds the select list, expanding * and t.*.
+func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope) error {
+	for _, t := range targets {
+		rt := t.GetResTarget()
+		if cr := rt.Val.GetColumnRef(); cr != nil {
+			if f := strs(cr.Fields); len(f) > 0 && f[len(f)-1] == "*" {
+				qual := ""
+				if len(f) > 1 {
+					qual = f[len(f)-2]
+				}
+				n := 0
+				for i, c := range sc.cols {
+					if (qual == "" && !c.usingDup) || c.rel == qual {
+						p.addTarget(colRef(0, i, c), c.name)
+						n++
+					}
+				}
+				if n == 0 && qual != "" {
+					return errorf(CodeUndefinedTable, cr.Location, "missing FROM-clause entry for table %q", qual)
+				}
+				continue
+			}
+		}
+		e, err := b.bindExpr(rt.Val, sc)
+		if err != nil {
+			return err
+		}
+		name := rt.Name
+		if name == "" {
+			name = e.name
+		}
+		p.addTarget(e, name)
+	}
+	p.nvisible = len(p.targets)
+	return nil
+}
+
+// bindGroupKey binds a GROUP BY item: a select-list position, an output
+// column name, or an expression over the FROM clause.
+func (b *binder) bindGroupKey(n *pg_query.Node, targets []*pg_query.Node, sc *scope) (*cexpr, error) {
+	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		k := int(c.GetIval().Ival)
+		if k < 1 || k > len(targets) {
+			return nil, errorf(CodeUndefinedColumn, c.Location, "GROUP BY position %d is not in select list", k)
+		}
+		n = targets[k-1].GetResTarget().Val
+	}
+	return b.bindExpr(n, sc)
+}
+
+// bindSortKey resolves an ORDER BY item: a position or output column name
+// refers to the select list; anything else is evaluated over the input and
+// carried as a hidden column.
+func (b *binder) bindSortKey(s *pg_query.SortBy, p *selectPlan, sc *scope) (sortKey, error) {
+	k := newSortKey(s)
+	idx, err := b.bindOrderExpr(s.Node, p, sc)
+	k.idx = idx
+	return k, err
+}
+
+func (b *binder) bindOrderExpr(n *pg_query.Node, p *selectPlan, sc *scope) (int, error) {
+	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		k := int(c.GetIval().Ival)
+		if k < 1 || k > p.nvisible {
+			return 0, errorf(CodeUndefinedColumn, c.Location, "ORDER BY position %d is not in select list", k)
+		}
+		return k - 1, nil
+	}
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 {
+		name := lastName(cr.Fields)
+		found := -1
+		for i := 0; i < p.nvisible; i++ {
+			if p.cols[i].name == name {
+				if found >= 0 {
+					found = -2
+					break
+				}
+				found = i
+			}
+		}
+		if found >= 0 {
+			return found, nil
+		}
+	}
+	e, err := b.bindExpr(n, sc)
+	if err != nil {
+		return 0, err
+	}
+	p.targets = append(p.targets, e)
+	return len(p.targets) - 1, nil
+}
+
+func newSortKey(s *pg_query.SortBy) sortKey {
+	k := sortKey{desc: s.SortbyDir == pg_query.SortByDir_SORTBY_DESC}
+	k.nullsFirst = k.desc
+	switch s.SortbyNulls {
+	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+		k.nullsFirst = true
+	case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+		k.nullsFirst = false
+	}
+	return k
+}
+
+func (b *binder) bindLimit(s *pg_query.SelectStmt, sc *scope) (limit, offset *cexpr, err error) {
+	inner := &scope{parent: sc.parent, ctes: sc.ctes}
+	if s.LimitCount != nil && s.LimitCount.GetAConst().GetIsnull() == false {
+		if limit, err = b.bindExpr(s.LimitCount, inner); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s.LimitOffset != nil {
+		if offset, err = b.bindExpr(s.LimitOffset, inner); err != nil {
+			return nil, nil, err
+		}
+	}
+	return limit, offset, nil
+}
+
+func (b *binder) bindBool(n *pg_query.Node, sc *scope, clause string) (*cexpr, error) {
+	e, err := b.bindExpr(n, sc)
+	if err != nil {
+		return nil, err
+	}
+	if e.typ == tUnknown {
+		e = coerce(e, tBool)
+	}
+	if e.typ != tBool {
+		return nil, errorf(CodeDatatypeMismatch, location(n), "argument of %s must be type boolean, not type %s", clause, formatType(e.typ, -1))
+	}
+	return e, nil
+}
+
+// bindValues binds VALUES lists; unknown literals become text.
+func (b *binder) bindValues(s *pg_query.SelectStmt, sc *scope) (*queryPlan, error) {
+	p := &valuesPlan{}
+	for _, l := range s.ValuesLists {
+		var row []*cexpr
+		for _, item := range l.GetList().Items {
+			e, err := b.bindExpr(item, sc)
+			if err != nil {
+				return nil, err
+			}
+			row = append(row, e)
+		}
+		if len(p.rows) > 0 && len(row) != len(p.rows[0]) {
+			return nil, errorf(CodeSyntax, noPos, "VALUES lists must all be the same length")
+		}
+		p.rows = append(p.rows, row)
+	}
+	for i := range p.rows[0] {
+		t := uint32(tUnknown)
+		for _, r := range p.rows {
+			if r[i].typ != tUnknown {
+				t = r[i].typ
+				break
+			}
+		}
+		if t == tUnknown {
+			t = tText
+		}
+		p.cols = append(p.cols, scopeCol{rel: "*VALUES*", name: "column" + itoa(int64(i+1)), typ: t})
+	}
+	return &queryPlan{root: p, cols: outCols(p.cols)}, nil
+}
+
+func outCols(cols []scopeCol) []outCol {
+	out := make([]outCol, len(cols))
+	for i, c := range cols {
+		out[i] = outCol{name: c.name, typ: c.typ}
+	}
+	return out
+}
+
+// bindShow answers SHOW name (and SHOW ALL) from the session settings.
+func (b *binder) bindShow(name string) (*queryPlan, error) {
+	name = strings.ToLower(name)
+	if name == "all" {
+		e := &cexpr{typ: tText}
+		_ = e
+		return nil, errorf(CodeNotSupported, noPos, "SHOW ALL is not supported; query pg_settings")
+	}
+	e := &cexpr{typ: tText, fn: func(ev *evaluator, _ *env) (Value, error) {
+		v, ok := lookupSetting(ev.sess, name)
+		if !ok {
+			return null, errorf(CodeUndefinedObject, noPos, "unrecognized configuration parameter %q", name)
+		}
+		return textV(v), nil
+	}}
+	p := &selectPlan{from: oneRowPlan{}}
+	p.addTarget(e, name)
+	p.nvisible = 1
+	return &queryPlan{root: p, cols: p.cols}, nil
+}

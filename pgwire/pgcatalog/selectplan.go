@@ -1,0 +1,233 @@
+package pgcatalog
+
+import "sort"
+
+// selectPlan evaluates one SELECT level: FROM rows, WHERE, grouping and
+// aggregates, window functions, the select list (with set-returning
+// functions expanded in lockstep), DISTINCT, ORDER BY and LIMIT/OFFSET.
+//
+// targets holds the visible select list followed by hidden ORDER BY /
+// DISTINCT ON expressions; only the first nvisible reach the output.
+type selectPlan struct {
+	from       plan
+	where      *cexpr
+	grouped    bool
+	groupKeys  []*cexpr
+	aggs       []*aggSlot
+	having     *cexpr
+	wins       []*winSlot
+	srfs       []*srfSlot
+	targets    []*cexpr
+	nvisible   int
+	distinct   bool
+	distinctOn []int
+	sort       []sortKey
+	limit      *cexpr
+	offset     *cexpr
+	cols       []outCol
+}
+
+type sortKey struct {
+	idx        int
+	desc       bool
+	nullsFirst bool
+}
+
+func (p *selectPlan) addTarget(e *cexpr, name string) {
+	p.targets = append(p.targets, e)
+	p.cols = append(p.cols, outCol{name: name, typ: outputType(e.typ)})
+}
+
+// outputType is the type a client sees: unknown literals are text.
+func outputType(t uint32) uint32 {
+	if t == tUnknown {
+		return tText
+	}
+	return t
+}
+
+func (p *selectPlan) columns() []scopeCol {
+	out := make([]scopeCol, p.nvisible)
+	for i := range out {
+		out[i] = scopeCol{name: p.cols[i].name, typ: p.cols[i].typ, fields: p.targets[i].fields}
+	}
+	return out
+}
+
+func (p *selectPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
+	rows, err := p.from.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	envs := make([]*env, 0, len(rows))
+	for _, r := range rows {
+		if err := ev.check(); err != nil {
+			return nil, err
+		}
+		e := &env{row: r, outer: outer}
+		if p.where != nil {
+			v, err := p.where.fn(ev, e)
+			if err != nil {
+				return nil, err
+			}
+			if !v.truthy() {
+				continue
+			}
+		}
+		envs = append(envs, e)
+	}
+	if p.grouped {
+		if envs, err = p.group(ev, envs, outer); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.wins) > 0 {
+		if err := computeWindows(ev, p.wins, envs); err != nil {
+			return nil, err
+		}
+	}
+	out, err := p.project(ev, envs)
+	if err != nil {
+		return nil, err
+	}
+	if p.distinct {
+		out = distinctRows(out, p.distinctKey())
+	}
+	if len(p.sort) > 0 {
+		sortRows(out, p.sort)
+	}
+	if out, err = applyLimit(ev, out, p.limit, p.offset, outer); err != nil {
+		return nil, err
+	}
+	for i, r := range out {
+		out[i] = r[:p.nvisible]
+	}
+	return out, nil
+}
+
+func (p *selectPlan) distinctKey() []int {
+	if len(p.distinctOn) > 0 {
+		return p.distinctOn
+	}
+	idx := make([]int, p.nvisible)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
+}
+
+// project evaluates the select list for each env. With set-returning
+// functions, each input row yields as many rows as the longest function
+// result; shorter results are padded with NULL (PostgreSQL 10+ semantics).
+func (p *selectPlan) project(ev *evaluator, envs []*env) ([][]Value, error) {
+	out := make([][]Value, 0, len(envs))
+	for _, e := range envs {
+		if err := ev.check(); err != nil {
+			return nil, err
+		}
+		n, sets := 1, [][]Value(nil)
+		if len(p.srfs) > 0 {
+			var err error
+			if n, sets, err = evalSRFs(ev, p.srfs, e); err != nil {
+				return nil, err
+			}
+		}
+		for i := 0; i < n; i++ {
+			if err := ev.check(); err != nil {
+				return nil, err
+			}
+			if sets != nil {
+				e.srf = make([]Value, len(sets))
+				for j, s := range sets {
+					if i < len(s) {
+						e.srf[j] = s[i]
+					}
+				}
+			}
+			row := make([]Value, len(p.targets))
+			for j, t := range p.targets {
+				v, err := t.fn(ev, e)
+				if err != nil {
+					return nil, err
+				}
+				row[j] = v
+			}
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}
+
+func distinctRows(rows [][]Value, idx []int) [][]Value {
+	seen := map[string]bool{}
+	out := rows[:0]
+	vals := make([]Value, len(idx))
+	for _, r := range rows {
+		for i, j := range idx {
+			vals[i] = r[j]
+		}
+		k := key(vals)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func sortRows(rows [][]Value, keys []sortKey) {
+	sort.SliceStable(rows, func(a, b int) bool { return lessRow(rows[a], rows[b], keys) })
+}
+
+// lessRow orders two rows by sort keys (NULLs last ascending, first
+// descending, unless NULLS FIRST/LAST says otherwise).
+func lessRow(x, y []Value, keys []sortKey) bool {
+	for _, k := range keys {
+		a, b := x[k.idx], y[k.idx]
+		var c int
+		switch {
+		case a.isNull() && b.isNull():
+			c = 0
+		case a.isNull() || b.isNull():
+			c = 1
+			if a.isNull() == k.nullsFirst {
+				c = -1
+			}
+		default:
+			c = compare(a, b)
+			if k.desc {
+				c = -c
+			}
+		}
+		if c != 0 {
+			return c < 0
+		}
+	}
+	return false
+}
+
+func applyLimit(ev *evaluator, rows [][]Value, limit, offset *cexpr, outer *env) ([][]Value, error) {
+	e := &env{outer: outer}
+	if offset != nil {
+		v, err := offset.fn(ev, e)
+		if err != nil {
+			return nil, err
+		}
+		if n, ok := v.asInt(); ok && n > 0 {
+			if n > int64(len(rows)) {
+				n = int64(len(rows))
+			}
+			rows = rows[n:]
+		}
+	}
+	if limit != nil {
+		v, err := limit.fn(ev, e)
+		if err != nil {
+			return nil, err
+		}
+		if n, ok := v.asInt(); ok && !v.isNull() && n >= 0 && n < int64(len(rows)) {
+			rows = rows[:n]
+		}
+	}
+	return rows, nil
+}

@@ -1,0 +1,93 @@
+package pgcatalog
+
+import (
+	"sort"
+	"strings"
+)
+
+// defaultSettings are the run-time parameters a PostgreSQL 15 server would
+// report, used where the Session does not say otherwise. Shale is read-only
+// over SQL, which default_transaction_read_only and transaction_read_only
+// report.
+var defaultSettings = map[string]string{
+	"server_version":                "15.0",
+	"server_version_num":            "150000",
+	"server_encoding":               "UTF8",
+	"client_encoding":               "UTF8",
+	"datestyle":                     "ISO, MDY",
+	"timezone":                      "UTC",
+	"intervalstyle":                 "postgres",
+	"integer_datetimes":             "on",
+	"standard_conforming_strings":   "on",
+	"search_path":                   `"$user", public`,
+	"max_index_keys":                "32",
+	"max_identifier_length":         "63",
+	"max_function_args":             "100",
+	"block_size":                    "8192",
+	"lc_collate":                    "C.UTF-8",
+	"lc_ctype":                      "C.UTF-8",
+	"lc_messages":                   "C.UTF-8",
+	"lc_monetary":                   "C.UTF-8",
+	"lc_numeric":                    "C.UTF-8",
+	"lc_time":                       "C.UTF-8",
+	"transaction_isolation":         "read committed",
+	"default_transaction_isolation": "read committed",
+	"transaction_read_only":         "on",
+	"default_transaction_read_only": "on",
+	"extra_float_digits":            "1",
+	"application_name":              "",
+	"is_superuser":                  "on",
+	"session_authorization":         "",
+	"max_connections":               "100",
+	"bytea_output":                  "hex",
+	"escape_string_warning":         "on",
+	"statement_timeout":             "0",
+	"lock_timeout":                  "0",
+	"ssl":                           "off",
+	"data_directory_mode":           "0700",
+	"default_tablespace":            "",
+	"row_security":                  "on",
+	"track_activities":              "on",
+	"wal_level":                     "replica",
+}
+
+// setting returns a run-time parameter: the Session's value, else the
+// default, else "" (names are case-insensitive).
+func setting(sess *Session, name string) string {
+	v, _ := lookupSetting(sess, name)
+	return v
+}
+
+func lookupSetting(sess *Session, name string) (string, bool) {
+	name = strings.ToLower(name)
+	for k, v := range sess.Settings {
+		if strings.ToLower(k) == name {
+			return v, true
+		}
+	}
+	switch name {
+	case "application_name":
+		return sess.ApplicationName, true
+	case "session_authorization":
+		return sess.User, true
+	}
+	v, ok := defaultSettings[name]
+	return v, ok
+}
+
+// settingNames lists every known parameter name, sorted.
+func settingNames(sess *Session) []string {
+	seen := map[string]bool{}
+	for k := range defaultSettings {
+		seen[k] = true
+	}
+	for k := range sess.Settings {
+		seen[strings.ToLower(k)] = true
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

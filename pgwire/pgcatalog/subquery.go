@@ -1,0 +1,106 @@
+package pgcatalog
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// bindSubLink binds EXISTS, scalar, ARRAY and IN/ANY/ALL subqueries. The
+// subquery's scope has sc as parent, so it may be correlated; it is
+// evaluated afresh for each row of the enclosing query.
+func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
+	q, err := b.bindQuery(x.Subselect.GetSelectStmt(), sc, nil)
+	if err != nil {
+		return nil, err
+	}
+	switch x.SubLinkType {
+	case pg_query.SubLinkType_EXISTS_SUBLINK:
+		return &cexpr{typ: tBool, name: "exists", fn: func(ev *evaluator, e *env) (Value, error) {
+			rows, err := q.run(ev, e)
+			if err != nil {
+				return null, err
+			}
+			return boolV(len(rows) > 0), nil
+		}}, nil
+	case pg_query.SubLinkType_EXPR_SUBLINK:
+		if len(q.cols) != 1 {
+			return nil, errorf(CodeSyntax, x.Location, "subquery must return only one column")
+		}
+		return &cexpr{typ: q.cols[0].typ, name: q.cols[0].name, fields: rootFields(q), fn: func(ev *evaluator, e *env) (Value, error) {
+			rows, err := q.run(ev, e)
+			switch {
+			case err != nil:
+				return null, err
+			case len(rows) == 0:
+				return null, nil
+			case len(rows) > 1:
+				return null, errorf(CodeCardinality, x.Location, "more than one row returned by a subquery used as an expression")
+			}
+			return rows[0][0], nil
+		}}, nil
+	case pg_query.SubLinkType_ARRAY_SUBLINK:
+		if len(q.cols) != 1 {
+			return nil, errorf(CodeSyntax, x.Location, "subquery must return only one column")
+		}
+		return &cexpr{typ: arrayOf(q.cols[0].typ), name: "array", fn: func(ev *evaluator, e *env) (Value, error) {
+			rows, err := q.run(ev, e)
+			if err != nil {
+				return null, err
+			}
+			out := make([]Value, len(rows))
+			for i, r := range rows {
+				out[i] = r[0]
+			}
+			return arrayV(out), nil
+		}}, nil
+	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
+		return b.bindQuantifiedSubquery(x, q, sc)
+	}
+	return nil, errorf(CodeNotSupported, x.Location, "unsupported subquery type in catalog query")
+}
+
+func rootFields(q *queryPlan) []colDef {
+	cols := q.root.columns()
+	if len(cols) == 1 {
+		return cols[0].fields
+	}
+	return nil
+}
+
+func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *scope) (*cexpr, error) {
+	if len(q.cols) != 1 {
+		return nil, errorf(CodeNotSupported, x.Location, "row comparisons with subqueries are not supported in catalog queries")
+	}
+	l, err := b.bindExpr(x.Testexpr, sc)
+	if err != nil {
+		return nil, err
+	}
+	op := "="
+	if len(x.OperName) > 0 {
+		op = lastName(x.OperName)
+	}
+	if l.untyped {
+		l = b.coerce(l, q.cols[0].typ)
+	}
+	rt := q.cols[0].typ
+	cmp, err := b.binaryOp(op, &cexpr{typ: l.typ, fn: func(_ *evaluator, e *env) (Value, error) { return e.row[0], nil }},
+		&cexpr{typ: rt, fn: func(_ *evaluator, e *env) (Value, error) { return e.row[1], nil }}, x.Location)
+	if err != nil {
+		return nil, err
+	}
+	all := x.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		v, err := l.fn(ev, e)
+		if err != nil {
+			return null, err
+		}
+		rows, err := q.run(ev, e)
+		if err != nil {
+			return null, err
+		}
+		elems := make([]Value, len(rows))
+		for i, r := range rows {
+			elems[i] = r[0]
+		}
+		return quantify(ev, cmp, v, elems, all)
+	}}, nil
+}

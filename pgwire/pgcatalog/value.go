@@ -1,0 +1,243 @@
+package pgcatalog
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// kind is the runtime representation of a Value; the PostgreSQL type lives
+// beside it, statically, in each bound expression.
+type kind uint8
+
+const (
+	kNull kind = iota
+	kBool
+	kInt
+	kFloat
+	kText
+	kArray
+	kRecord
+)
+
+// Value is a datum: NULL, bool, integer (int2/4/8, oid and the reg* types),
+// float (float4/8, numeric), text (text, name, "char", varchar, json...),
+// array (including int2vector and oidvector) or record.
+type Value struct {
+	k     kind
+	b     bool
+	i     int64
+	f     float64
+	s     string
+	a     []Value
+	names []string // field names of a record
+}
+
+var null = Value{}
+
+func boolV(b bool) Value     { return Value{k: kBool, b: b} }
+func intV(i int64) Value     { return Value{k: kInt, i: i} }
+func oidV(o uint32) Value    { return Value{k: kInt, i: int64(o)} }
+func floatV(f float64) Value { return Value{k: kFloat, f: f} }
+func textV(s string) Value   { return Value{k: kText, s: s} }
+func arrayV(a []Value) Value { return Value{k: kArray, a: a} }
+func (v Value) isNull() bool { return v.k == kNull }
+func (v Value) truthy() bool { return v.k == kBool && v.b }
+func textArray(ss ...string) Value {
+	a := make([]Value, len(ss))
+	for i, s := range ss {
+		a[i] = textV(s)
+	}
+	return arrayV(a)
+}
+func intArray(is ...int64) Value {
+	a := make([]Value, len(is))
+	for i, n := range is {
+		a[i] = intV(n)
+	}
+	return arrayV(a)
+}
+
+// field returns a record's field by name.
+func (v Value) field(name string) (Value, bool) {
+	for i, n := range v.names {
+		if n == name {
+			return v.a[i], true
+		}
+	}
+	return null, false
+}
+
+// asInt converts numeric-looking values to int64.
+func (v Value) asInt() (int64, bool) {
+	switch v.k {
+	case kInt:
+		return v.i, true
+	case kFloat:
+		return int64(math.Round(v.f)), true
+	case kBool:
+		if v.b {
+			return 1, true
+		}
+		return 0, true
+	case kText:
+		n, err := strconv.ParseInt(strings.TrimSpace(v.s), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+func (v Value) asFloat() (float64, bool) {
+	switch v.k {
+	case kInt:
+		return float64(v.i), true
+	case kFloat:
+		return v.f, true
+	case kText:
+		f, err := strconv.ParseFloat(strings.TrimSpace(v.s), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// compare orders two non-NULL values: -1, 0 or 1. Values of different kinds
+// are compared numerically when both look like numbers, otherwise as text.
+func compare(a, b Value) int {
+	if a.k == b.k {
+		switch a.k {
+		case kBool:
+			return cmpBool(a.b, b.b)
+		case kInt:
+			return cmpOrdered(a.i, b.i)
+		case kFloat:
+			return cmpOrdered(a.f, b.f)
+		case kText:
+			return strings.Compare(a.s, b.s)
+		case kArray, kRecord:
+			return compareSlices(a.a, b.a)
+		}
+		return 0
+	}
+	if af, ok := a.asFloat(); ok {
+		if bf, ok := b.asFloat(); ok {
+			return cmpOrdered(af, bf)
+		}
+	}
+	return strings.Compare(plainText(a), plainText(b))
+}
+
+func compareSlices(a, b []Value) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := compareNullsLast(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return cmpOrdered(len(a), len(b))
+}
+
+// compareNullsLast orders NULL after everything, as ORDER BY ASC does.
+func compareNullsLast(a, b Value) int {
+	switch {
+	case a.isNull() && b.isNull():
+		return 0
+	case a.isNull():
+		return 1
+	case b.isNull():
+		return -1
+	}
+	return compare(a, b)
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+func cmpOrdered[T int | int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// plainText renders a value without type knowledge (for text coercions of
+// values whose static type is lost, and for hashing).
+func plainText(v Value) string {
+	switch v.k {
+	case kBool:
+		if v.b {
+			return "true"
+		}
+		return "false"
+	case kInt:
+		return strconv.FormatInt(v.i, 10)
+	case kFloat:
+		return formatFloat(v.f)
+	case kText:
+		return v.s
+	case kArray, kRecord:
+		var sb strings.Builder
+		open, close := "{", "}"
+		if v.k == kRecord {
+			open, close = "(", ")"
+		}
+		sb.WriteString(open)
+		for i, e := range v.a {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			if e.isNull() {
+				if v.k == kArray {
+					sb.WriteString("NULL")
+				}
+				continue
+			}
+			sb.WriteString(quoteArrayElem(plainText(e)))
+		}
+		sb.WriteString(close)
+		return sb.String()
+	}
+	return ""
+}
+
+func formatFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case math.IsNaN(f):
+		return "NaN"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// quoteArrayElem quotes an array element as array_out does.
+func quoteArrayElem(s string) string {
+	if s == "" || strings.EqualFold(s, "NULL") || strings.ContainsAny(s, "{},\"\\ \t\n\r") {
+		r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+		return `"` + r.Replace(s) + `"`
+	}
+	return s
+}
+
+// key is a hashable rendering of a row, for DISTINCT, UNION and GROUP BY.
+func key(vals []Value) string {
+	var sb strings.Builder
+	for _, v := range vals {
+		sb.WriteByte(byte('0' + v.k))
+		s := plainText(v)
+		sb.WriteString(strconv.Itoa(len(s)))
+		sb.WriteByte(':')
+		sb.WriteString(s)
+	}
+	return sb.String()
+}
