@@ -121,6 +121,13 @@ func toPGError(ctx context.Context, err error, offsets func(int) int) *pgError {
 	if errors.As(err, &pe) {
 		return pe
 	}
+	var own interface {
+		SQLState() string
+		error
+	}
+	if errors.As(err, &own) { // an error that carries its SQLSTATE (the catalog emulator's)
+		return &pgError{code: own.SQLState(), msg: own.Error(), pos: -1}
+	}
 	var se *sqlerr.Error
 	if errors.As(err, &se) {
 		e := &pgError{code: sqlState(se.Code), msg: se.Msg, pos: -1}

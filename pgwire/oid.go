@@ -153,3 +153,10 @@ func typeName(oid uint32) string {
 	}
 	return "oid " + itoa(int64(oid))
 }
+
+// TypeOID returns the PostgreSQL type a SQL type travels as, and its name
+// (the catalog the server shows tools uses it for its columns).
+func TypeOID(t *types.Type) (oid uint32, name string) {
+	oid = typeOID(t)
+	return oid, typeName(oid)
+}

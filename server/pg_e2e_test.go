@@ -97,3 +97,35 @@ func TestPGFlags(t *testing.T) {
 		t.Fatalf("past --pg-max-conns: %v", err)
 	}
 }
+
+// TestPSQLDescribe runs psql's describe commands against `shale demo`: they
+// send PostgreSQL catalog queries the emulator answers from the live
+// catalog.
+func TestPSQLDescribe(t *testing.T) {
+	if _, err := exec.LookPath("psql"); err != nil {
+		t.Skip("psql is not installed")
+	}
+	_, addr := startShalePG(t, "demo", t.TempDir())
+	host, port, _ := strings.Cut(addr, ":")
+	psql := func(cmd string) string {
+		out, err := exec.Command("psql", "-X", "-h", host, "-p", port, "-d", "demo", "-c", cmd).CombinedOutput()
+		if err != nil {
+			t.Fatalf("psql -c %q: %v\n%s", cmd, err, out)
+		}
+		return string(out)
+	}
+	for cmd, want := range map[string][]string{
+		`\dt`:         {"public | analytics | table", "public | readings  | table", "public | usage     | table", "(4 rows)"},
+		`\d readings`: {`Table "public.readings"`, "device_type | text", "ts          | timestamp with time zone", `"readings_pkey" PRIMARY KEY, btree (device_type, device_id, ts)`},
+		`\d usage`:    {"_key          | bytea", "not null", "stats_summary | jsonb", `"usage_pkey" PRIMARY KEY, btree (_key)`},
+		`\l`:          {"demo", "UTF8"},
+		`\dn`:         {"public"},
+	} {
+		out := psql(cmd)
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("psql %s: output lacks %q:\n%s", cmd, w, out)
+			}
+		}
+	}
+}

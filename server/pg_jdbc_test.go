@@ -13,7 +13,8 @@ const pgJDBCJar = "/usr/share/java/postgresql.jar"
 
 // TestJDBC runs testdata/jdbc/JdbcSmoke.java with pgJDBC against `shale
 // demo`: prepared statements past the binary threshold, an error's
-// SQLSTATE, and DatabaseMetaData. It skips where Java or pgJDBC is missing
+// SQLSTATE, and DatabaseMetaData (getTables, getColumns, getPrimaryKeys,
+// getSchemas) answered by the catalog emulator. It skips where Java or pgJDBC is missing
 // (CI installs both).
 func TestJDBC(t *testing.T) {
 	java, err := exec.LookPath("java")
@@ -33,7 +34,11 @@ func TestJDBC(t *testing.T) {
 	for i := 1; i <= 8; i++ {
 		want = append(want, "exec "+string(rune('0'+i))+": tablet# os=PQ2A. battery>0=true")
 	}
-	want = append(want, "phones: 2700", "error: 42P01", "product: PostgreSQL 15")
+	want = append(want, "phones: 2700", "error: 42P01", "product: PostgreSQL 15",
+		"tables: analytics counters readings usage",
+		"readings columns: device_type:text device_id:text ts:timestamptz stats:jsonb",
+		"readings primary key: device_type/1 device_id/2 ts/3",
+		"schemas: information_schema pg_catalog public")
 	if got := strings.TrimSpace(string(out)); got != strings.Join(want, "\n") {
 		t.Fatalf("JdbcSmoke printed:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}

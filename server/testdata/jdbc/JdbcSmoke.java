@@ -40,6 +40,26 @@ public class JdbcSmoke {
             }
             DatabaseMetaData md = c.getMetaData();
             System.out.println("product: " + md.getDatabaseProductName() + " " + md.getDatabaseMajorVersion());
+            StringBuilder tables = new StringBuilder();
+            try (ResultSet rs = md.getTables(null, "public", "%", new String[] {"TABLE"})) {
+                while (rs.next()) tables.append(rs.getString("TABLE_NAME")).append(' ');
+            }
+            System.out.println("tables: " + tables.toString().trim());
+            StringBuilder cols = new StringBuilder();
+            try (ResultSet rs = md.getColumns(null, "public", "readings", "%")) {
+                while (rs.next()) cols.append(rs.getString("COLUMN_NAME")).append(':').append(rs.getString("TYPE_NAME")).append(' ');
+            }
+            System.out.println("readings columns: " + cols.toString().trim());
+            StringBuilder pk = new StringBuilder();
+            try (ResultSet rs = md.getPrimaryKeys(null, "public", "readings")) {
+                while (rs.next()) pk.append(rs.getString("COLUMN_NAME")).append('/').append(rs.getInt("KEY_SEQ")).append(' ');
+            }
+            System.out.println("readings primary key: " + pk.toString().trim());
+            StringBuilder schemas = new StringBuilder();
+            try (ResultSet rs = md.getSchemas()) {
+                while (rs.next()) schemas.append(rs.getString("TABLE_SCHEM")).append(' ');
+            }
+            System.out.println("schemas: " + schemas.toString().trim());
         }
     }
 }
