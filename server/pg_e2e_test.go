@@ -67,6 +67,24 @@ func TestDemoOverPostgres(t *testing.T) {
 	if err := c.QueryRow(ctx, "SELECT COUNT(*) FROM analytics").Scan(&n); err != nil || n != 6 {
 		t.Fatalf("count: %d %v", n, err)
 	}
+	// Structured row keys: the key fields are typed columns and parameters.
+	rows, err := c.Query(ctx, "SELECT device_id, ts FROM readings WHERE device_type = $1 AND device_id = $2 ORDER BY ts LIMIT 2",
+		"phone", "4c410523")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var id string
+		var ts time.Time
+		if err := rows.Scan(&id, &ts); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, id+" "+ts.UTC().Format(time.RFC3339))
+	}
+	if err := rows.Err(); err != nil || strings.Join(got, ",") != "4c410523 2020-05-01T00:00:00Z,4c410523 2020-05-01T01:00:00Z" {
+		t.Fatalf("readings by key fields: %v %v", got, err)
+	}
 	if _, err := exec.LookPath("psql"); err == nil {
 		host, port, _ := strings.Cut(addr, ":")
 		out, err := exec.Command("psql", "-X", "-h", host, "-p", port, "-d", "demo", "-At", "-c",
