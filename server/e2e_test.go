@@ -48,22 +48,26 @@ type proc struct {
 	cmd      *exec.Cmd
 	grpcAddr string
 	httpAddr string
+	pgAddr   string
 	logs     *strings.Builder
 }
 
-var addrLine = regexp.MustCompile(`shale: (Bigtable gRPC API|HTTP) listening.* addr=(\S+)`)
+var addrLine = regexp.MustCompile(`shale: (Bigtable gRPC API|HTTP|PostgreSQL) listening.* addr=(\S+)`)
 
 // startShale runs `shale serve` on a data directory with free ports and
-// waits for both listeners to log their address.
+// waits for its listeners to log their address.
 func startShale(t *testing.T, dataDir string) *proc {
 	t.Helper()
 	return startShaleCmd(t, "serve", dataDir)
 }
 
-// startShaleCmd runs `shale <command>` (serve or demo) like startShale.
-func startShaleCmd(t *testing.T, command, dataDir string) *proc {
+// startShaleCmd runs `shale <command>` (serve or demo) like startShale,
+// with extra flags.
+func startShaleCmd(t *testing.T, command, dataDir string, flags ...string) *proc {
 	t.Helper()
-	cmd := exec.Command(shaleBin, command, "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0", "--pg", "127.0.0.1:0")
+	args := append([]string{command, "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0",
+		"--pg", "127.0.0.1:0"}, flags...)
+	cmd := exec.Command(shaleBin, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -75,22 +79,24 @@ func startShaleCmd(t *testing.T, command, dataDir string) *proc {
 	lines := bufio.NewScanner(stderr)
 	deadline := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
 	defer deadline.Stop()
-	for (p.grpcAddr == "" || p.httpAddr == "") && lines.Scan() {
+	for (p.grpcAddr == "" || p.httpAddr == "" || p.pgAddr == "") && lines.Scan() {
 		p.logs.WriteString(lines.Text() + "\n")
 		if m := addrLine.FindStringSubmatch(lines.Text()); m != nil {
-			if m[1] == "HTTP" {
+			switch m[1] {
+			case "HTTP":
 				p.httpAddr = m[2]
-			} else {
+			case "PostgreSQL":
+				p.pgAddr = m[2]
+			default:
 				p.grpcAddr = m[2]
 			}
 		}
 	}
-	if p.grpcAddr == "" || p.httpAddr == "" {
-		t.Fatalf("shale serve did not start:\n%s", p.logs)
+	if p.grpcAddr == "" || p.httpAddr == "" || p.pgAddr == "" {
+		t.Fatalf("shale %s did not start:\n%s", command, p.logs)
 	}
 	go func() { // keep draining the log so the child never blocks on it
 		for lines.Scan() {
-			p.logs.WriteString(lines.Text() + "\n")
 		}
 	}()
 	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })

@@ -1,10 +1,8 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -12,42 +10,12 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-var pgAddrLine = regexp.MustCompile(`shale: PostgreSQL listening.* addr=(\S+)`)
-
-// startShalePG runs `shale <command>` with every listener on a free port
-// and waits for the PostgreSQL listener's log line.
+// startShalePG runs `shale <command>` with every listener on a free port and
+// returns the PostgreSQL address.
 func startShalePG(t *testing.T, command, dataDir string, flags ...string) (*proc, string) {
 	t.Helper()
-	args := append([]string{command, "--data", dataDir, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0",
-		"--pg", "127.0.0.1:0"}, flags...)
-	cmd := exec.Command(shaleBin, args...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{cmd: cmd, logs: &strings.Builder{}}
-	lines := bufio.NewScanner(stderr)
-	deadline := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
-	defer deadline.Stop()
-	pgAddr := ""
-	for pgAddr == "" && lines.Scan() {
-		p.logs.WriteString(lines.Text() + "\n")
-		if m := pgAddrLine.FindStringSubmatch(lines.Text()); m != nil {
-			pgAddr = m[1]
-		}
-	}
-	if pgAddr == "" {
-		t.Fatalf("shale %s did not start its PostgreSQL listener:\n%s", command, p.logs)
-	}
-	go func() {
-		for lines.Scan() {
-		}
-	}()
-	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
-	return p, pgAddr
+	p := startShaleCmd(t, command, dataDir, flags...)
+	return p, p.pgAddr
 }
 
 // TestDemoOverPostgres queries `shale demo` with psql and pgx.
