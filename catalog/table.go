@@ -58,6 +58,8 @@ type Table struct {
 	Families []Family // sorted by name (C1)
 	// KeySchema is the row-key schema (spec §5), or nil.
 	KeySchema *rowkeyschema.Schema
+	// Bundles are the table's protobuf schema bundles (spec §3.3).
+	Bundles []Bundle
 }
 
 // Column is one column of a table.
@@ -125,6 +127,9 @@ func FromStorage(st *storage.Table) (*Table, error) {
 		t.Families = append(t.Families, Family{Name: f.Name, Int64: f.Aggregate != storage.NoAggregate})
 	}
 	sort.Slice(t.Families, func(i, j int) bool { return t.Families[i].Name < t.Families[j].Name })
+	for _, b := range st.Bundles {
+		t.Bundles = append(t.Bundles, loadBundle(b))
+	}
 	if len(st.RowKeySchema) > 0 {
 		ks, err := rowkeyschema.Parse(string(st.RowKeySchema))
 		if err == nil {

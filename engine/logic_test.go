@@ -13,6 +13,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/shale-db/shale/engine"
+	"github.com/shale-db/shale/protoschema"
 	"github.com/shale-db/shale/rowkeyschema"
 	"github.com/shale-db/shale/sql/sqlerr"
 	"github.com/shale-db/shale/sql/types"
@@ -35,6 +36,9 @@ const testInstance = "projects/p/instances/i"
 //	                                         f32s:X;Y;... 4-byte floats, add:N
 //	                                         an AddToCell on an aggregate family;
 //	                                         Go-quoted tokens allowed
+//
+//	create-bundle table=<t> name=<bundle>
+//	<FileDescriptorSet in protobuf text format>
 //
 //	query [params=(name:TYPE=value,...)]
 //	<SQL>
@@ -60,6 +64,8 @@ func TestLogic(t *testing.T) {
 				return createTable(ctx, t, st, td)
 			case "write":
 				return writeCells(ctx, t, st, td)
+			case "create-bundle":
+				return createBundle(ctx, t, st, td)
 			case "query":
 				return runQuery(ctx, eng, td)
 			}
@@ -96,6 +102,29 @@ func createTable(ctx context.Context, t *testing.T, st *storage.Engine, td *data
 		spec.Families = append(spec.Families, fam)
 	}
 	if _, err := st.CreateTable(ctx, testInstance, name, spec); err != nil {
+		return "error: " + err.Error()
+	}
+	return "ok"
+}
+
+// createBundle attaches a schema bundle to a table, as the admin API's
+// CreateSchemaBundle does (spec §3.3).
+func createBundle(ctx context.Context, t *testing.T, st *storage.Engine, td *datadriven.TestData) string {
+	var table, name string
+	td.ScanArgs(t, "table", &table)
+	td.ScanArgs(t, "name", &name)
+	raw, err := protoschema.DescriptorSetFromText(td.Input)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	if _, err := protoschema.Load(name, raw); err != nil {
+		return "error: " + err.Error()
+	}
+	_, err = st.AlterTable(ctx, testInstance, table, func(tb *storage.Table) error {
+		tb.Bundles = append(tb.Bundles, storage.SchemaBundle{Name: name, Descriptors: raw, Etag: "1"})
+		return nil
+	})
+	if err != nil {
 		return "error: " + err.Error()
 	}
 	return "ok"

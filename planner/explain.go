@@ -104,6 +104,9 @@ func describeScan(n *Scan) []string {
 		lines = append(lines, "residual: "+n.Residual.String())
 	}
 	lines = append(lines, "read: "+readText(n))
+	for _, r := range n.Protos {
+		lines = append(lines, protoText(r))
+	}
 	if t := temporalText(n); t != "" {
 		lines = append(lines, t)
 	}

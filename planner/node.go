@@ -42,7 +42,10 @@ type Scan struct {
 	// query (spec §5.5).
 	DecodeKey bool
 	Reads     []FamilyRead
-	History   bool
+	// Protos are the protobuf field paths the query reads, per cell and
+	// message (EXPLAIN; each is decoded alone from the wire bytes).
+	Protos  []ProtoRead
+	History bool
 	// Temporal bounds, constant expressions or nil (spec §4.3).
 	AsOf, After, AfterOrEqual, Before, BeforeOrEqual, LatestN sql.Expr
 	Keys                                                      KeySet

@@ -12,6 +12,13 @@ import (
 // families, or for a family used only as cf['literal'] just those
 // qualifiers.
 func prune(scan *Scan, q *sql.Query) {
+	all := []sql.Expr{scan.Residual, q.Where}
+	all = append(all, q.GroupBy...)
+	for _, a := range q.Aggs {
+		all = append(all, a.Args...)
+	}
+	all = append(all, q.Select...)
+	scan.Protos = protoReads(all)
 	u := &usage{width: scan.Width, firstFam: scan.Table.FamilyCol(0), quals: map[int][][]byte{}, whole: map[int]bool{}}
 	u.expr(scan.Residual)
 	for s := q.From; s != nil; {

@@ -36,6 +36,9 @@ type binder struct {
 	p        *parsed
 	params   map[string]*types.Type
 	used     map[string]*types.Type
+	// tables are the tables of FROM, whose schema bundles CAST(x AS
+	// bundle.pkg.Msg) resolves against.
+	tables []*catalog.Table
 }
 
 // errAt returns a positioned error at an AST node.

@@ -165,6 +165,9 @@ func (b *binder) bindCast(n *ast.CastExpr, ec *exprCtx) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if nt, ok := n.Type.(*ast.NamedType); ok && len(nt.Path) > 1 {
+		return b.bindProtoCast(n, nt, x, ec)
+	}
 	t, err := b.bindType(n.Type)
 	if err != nil {
 		return nil, err

@@ -92,6 +92,7 @@ func (b *binder) bindTable(name *ast.Ident, alias string, args []ast.TVFArg, nam
 		return nil, nil, b.errAt(args[0], sqlerr.InvalidArgument, "table arguments must be named (name => value)")
 	}
 	ts := &TableScan{Table: t}
+	b.tables = append(b.tables, t)
 	if err := b.bindTemporal(ts, named); err != nil {
 		return nil, nil, err
 	}

@@ -28,4 +28,9 @@
 // offset of the failing expression (the engine adds line:column).
 // Q4: JOIN, UNION and other set operations, CTEs and subqueries (except
 // inside UNPACK) are refused with sqlerr.NotSupported at the construct.
+// Q5: proto access (proto.go) goes through package protoschema only:
+// CAST(x AS bundle.pkg.Msg) resolves against the bundles of the FROM
+// table (catalog.Table.Bundle) and, with .a.b, binds to one ProtoGet
+// whose Path names the fields; Eval decodes just that path from the wire
+// bytes. sql never imports the protobuf runtime.
 package sql

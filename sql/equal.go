@@ -36,6 +36,8 @@ func sameNode(a, b Expr) bool {
 	case *Call:
 		y, ok := b.(*Call)
 		return ok && x.Fn == y.Fn && x.Ov == y.Ov
+	case *ProtoGet:
+		return x.equal(b)
 	case *Cast:
 		y, ok := b.(*Cast)
 		return ok && x.T.Equal(y.T) && x.Safe == y.Safe

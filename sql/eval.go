@@ -63,6 +63,8 @@ func Eval(e Expr, env *Env) (types.Value, error) {
 		return types.NullOf(e.T), nil
 	case *Cast:
 		return evalCast(e, env)
+	case *ProtoGet:
+		return evalProto(e, env)
 	case *MapGet:
 		return evalMapGet(e, env)
 	case *Index:

@@ -102,7 +102,7 @@ func (b *binder) fieldAccess(e Expr, id *ast.Ident) (Expr, error) {
 		}
 		return nil, b.errAt(id, sqlerr.UndefinedColumn, "field %s not found in %s", id.Name, t)
 	case types.KindProto:
-		return nil, b.errAt(id, sqlerr.NotSupported, "proto field access is not supported yet")
+		return b.protoField(e, id)
 	case types.KindMap:
 		return nil, b.errAt(id, sqlerr.TypeMismatch,
 			"cannot access field %s on a value of type %s; use %s['%s']", id.Name, t, e, id.Name)

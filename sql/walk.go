@@ -44,6 +44,8 @@ func Children(e Expr) []Expr {
 		return e.Elems
 	case *MakeStruct:
 		return e.Fields
+	case *ProtoGet:
+		return e.children()
 	}
 	return nil
 }
@@ -116,6 +118,8 @@ func withChildren(e Expr, k []Expr) Expr {
 		return &MakeArray{Elems: k, T: e.T}
 	case *MakeStruct:
 		return &MakeStruct{Fields: k, T: e.T}
+	case *ProtoGet:
+		return e.rebuild(k)
 	}
 	return e
 }

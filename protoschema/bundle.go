@@ -1,0 +1,165 @@
+package protoschema
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
+)
+
+// ErrMalformed marks bytes that are not a valid serialization of a message.
+var ErrMalformed = errors.New("protoschema: malformed message")
+
+// ErrNotFound marks an unknown message or field name.
+var ErrNotFound = errors.New("protoschema: not found")
+
+// Bundle is a loaded schema bundle: the files of one FileDescriptorSet.
+type Bundle struct {
+	name  string
+	files *protoregistry.Files
+
+	mu   sync.Mutex
+	msgs map[protoreflect.FullName]*Message
+}
+
+// Load parses a serialized FileDescriptorSet (every import included) as
+// bundle name.
+func Load(name string, descriptors []byte) (*Bundle, error) {
+	var fds descriptorpb.FileDescriptorSet
+	if err := proto.Unmarshal(descriptors, &fds); err != nil {
+		return nil, fmt.Errorf("protoschema: bundle %q is not a FileDescriptorSet: %v", name, err)
+	}
+	files, err := protodesc.NewFiles(&fds)
+	if err != nil {
+		return nil, fmt.Errorf("protoschema: bundle %q: %v", name, err)
+	}
+	return &Bundle{name: name, files: files, msgs: map[protoreflect.FullName]*Message{}}, nil
+}
+
+// DescriptorSetFromText converts a FileDescriptorSet in protobuf text
+// format into its serialized form (tests, fixtures, the CLI).
+func DescriptorSetFromText(text string) ([]byte, error) {
+	var fds descriptorpb.FileDescriptorSet
+	if err := prototext.Unmarshal([]byte(text), &fds); err != nil {
+		return nil, fmt.Errorf("protoschema: descriptor set text: %v", err)
+	}
+	return proto.Marshal(&fds)
+}
+
+// Name is the bundle id.
+func (b *Bundle) Name() string { return b.name }
+
+// Message resolves a message by its full name (`package.Msg`, nested
+// `package.Outer.Inner`). An unknown name is an error wrapping
+// ErrNotFound that names the nearest message names.
+func (b *Bundle) Message(fullName string) (*Message, error) {
+	d, err := b.files.FindDescriptorByName(protoreflect.FullName(fullName))
+	if err == nil {
+		if md, ok := d.(protoreflect.MessageDescriptor); ok {
+			return b.message(md), nil
+		}
+	}
+	return nil, fmt.Errorf("%w: message %s in schema bundle %s%s", ErrNotFound, fullName, b.name,
+		didYouMean(fullName, b.MessageNames()))
+}
+
+// MessageNames lists every message full name of the bundle, sorted
+// (map entry types excluded).
+func (b *Bundle) MessageNames() []string {
+	var out []string
+	var walk func(ms protoreflect.MessageDescriptors)
+	walk = func(ms protoreflect.MessageDescriptors) {
+		for i := 0; i < ms.Len(); i++ {
+			m := ms.Get(i)
+			if !m.IsMapEntry() {
+				out = append(out, string(m.FullName()))
+			}
+			walk(m.Messages())
+		}
+	}
+	b.files.RangeFiles(func(f protoreflect.FileDescriptor) bool {
+		walk(f.Messages())
+		return true
+	})
+	sort.Strings(out)
+	return out
+}
+
+// message returns the cached *Message of md.
+func (b *Bundle) message(md protoreflect.MessageDescriptor) *Message {
+	b.mu.Lock()
+	m, ok := b.msgs[md.FullName()]
+	b.mu.Unlock()
+	if ok {
+		return m
+	}
+	// Built outside the lock: newField loads map entry types (which are
+	// never recursive); message fields resolve lazily (Field.Message).
+	m = &Message{bundle: b, d: md}
+	m.fields = make([]*Field, md.Fields().Len())
+	for i := range m.fields {
+		m.fields[i] = newField(m, md.Fields().Get(i))
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if old, ok := b.msgs[md.FullName()]; ok {
+		return old
+	}
+	b.msgs[md.FullName()] = m
+	return m
+}
+
+// didYouMean renders up to three names nearest to name by edit distance.
+func didYouMean(name string, names []string) string {
+	if len(names) == 0 {
+		return " (it has none)"
+	}
+	type cand struct {
+		s string
+		d int
+	}
+	cs := make([]cand, len(names))
+	low := strings.ToLower(name)
+	for i, n := range names {
+		d := editDistance(low, strings.ToLower(n))
+		// A name ending like the query (same short name) is a near miss.
+		if i := strings.LastIndexByte(n, '.'); i >= 0 && strings.EqualFold(n[i+1:], name[strings.LastIndexByte(name, '.')+1:]) {
+			d = min(d, 1)
+		}
+		cs[i] = cand{n, d}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	var pick []string
+	for i := 0; i < len(cs) && i < 3; i++ {
+		pick = append(pick, cs[i].s)
+	}
+	return "; nearest: " + strings.Join(pick, ", ")
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

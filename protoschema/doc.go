@@ -1,0 +1,40 @@
+// Package protoschema holds a table's protobuf schema bundles (spec §3.3,
+// §6) for the SQL layers: it loads a serialized FileDescriptorSet,
+// resolves message names, describes fields in SQL types (package
+// sql/types), and decodes only the fields a query asks for by walking the
+// wire format with protowire — never a full dynamic unmarshal.
+//
+// It is the only package besides btserver (and generated-proto users)
+// that imports the protobuf runtime; the SQL binder and executor see only
+// the types declared here (Bundle, Message, Field, Path).
+//
+// # Data flow
+//
+//	storage.SchemaBundle{Name, Descriptors} → Load → *Bundle
+//	binder: Bundle.Message("pkg.Msg") → *Message; Message.Field("f") → *Field;
+//	        a dot path becomes a Path (the fields, outermost first)
+//	exec:   Extract(msg, wire, paths) → one types.Value per path
+//	        Validate(msg, wire) for a bare CAST(bytes AS msg)
+//
+// # Semantics (GoogleSQL proto access)
+//
+// Scalars map to INT64 (all integer kinds; a uint64/fixed64 above
+// MaxInt64 is an error), FLOAT32, FLOAT64, BOOL, STRING, BYTES; enums to
+// ENUM (the number); messages and groups to PROTO (their bytes); repeated
+// fields to ARRAY; map<k,v> to ARRAY<STRUCT<key, value>> in wire order.
+// An absent singular scalar reads its default (proto3 zero or the proto2
+// declared default); an absent message reads NULL and a path through it
+// is NULL; an absent repeated field is an empty ARRAY. Occurrences merge
+// as in protobuf: the last scalar wins, message occurrences concatenate,
+// and a later member of a oneof clears the others.
+//
+// # Invariants
+//
+// PS1: Extract and Validate never panic, whatever the bytes (FuzzDecode).
+// PS2: a malformed message (bad tag, truncated length, invalid UTF-8 in a
+// string field read) is an error wrapping ErrMalformed; fields outside
+// the requested paths are skipped by their framing only.
+// PS3: a Bundle and everything reachable from it is immutable after Load
+// apart from an internal, mutex-guarded cache; safe for concurrent use.
+// PS4: values returned by Extract alias the wire bytes.
+package protoschema
