@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/known/emptypb"
 
+	"github.com/shale-db/shale/protoschema"
 	"github.com/shale-db/shale/storage"
 )
 
@@ -145,7 +146,9 @@ func (a *tableAdmin) ListSchemaBundles(ctx context.Context, req *adminpb.ListSch
 }
 
 // UpdateSchemaBundle replaces a bundle's descriptors. A set etag must
-// match (ABORTED otherwise).
+// match (ABORTED otherwise). New descriptors must be backward compatible
+// with the stored ones (spec §6.5, protoschema.CheckUpdate) unless
+// ignore_warnings is set: INVALID_ARGUMENT lists the incompatible changes.
 func (a *tableAdmin) UpdateSchemaBundle(ctx context.Context, req *adminpb.UpdateSchemaBundleRequest) (*longrunningpb.Operation, error) {
 	sb := req.GetSchemaBundle()
 	ref, id, err := parseBundle(sb.GetName())
@@ -171,6 +174,16 @@ func (a *tableAdmin) UpdateSchemaBundle(ctx context.Context, req *adminpb.Update
 			return err
 		}
 		if desc != nil {
+			if !req.GetIgnoreWarnings() {
+				incompat, err := protoschema.CheckUpdate(b.Descriptors, desc)
+				if err != nil {
+					return fmt.Errorf("%w: %v", storage.ErrInvalidArgument, err)
+				}
+				if len(incompat) > 0 {
+					return fmt.Errorf("%w: schema bundle %q: the update is not backward compatible (set ignore_warnings to apply it): %s",
+						storage.ErrInvalidArgument, id, protoschema.FormatIncompatibilities(incompat))
+				}
+			}
 			b.Descriptors = desc
 		}
 		b.Etag = a.s.newEtag()

@@ -1,6 +1,7 @@
 package btserver_test
 
 import (
+	"strings"
 	"testing"
 
 	"cloud.google.com/go/bigtable"
@@ -102,4 +103,55 @@ func mustFDS(t *testing.T, b []byte) *descriptorpb.FileDescriptorSet {
 		t.Fatal(err)
 	}
 	return &fds
+}
+
+// TestSchemaBundleUpdateCompatibility: spec §6.5 through the Go client —
+// adding a field passes; removing one, or reusing its number with
+// another name, is INVALID_ARGUMENT listing the changes unless
+// IgnoreWarnings.
+func TestSchemaBundleUpdateCompatibility(t *testing.T) {
+	env := newEnv(t)
+	ctx := testCtx(t)
+	env.createTable(t, "t", map[string]bigtable.GCPolicy{"f": bigtable.NoGcPolicy()})
+	conf := bigtable.SchemaBundleConf{TableID: "t", SchemaBundleID: "b",
+		ProtoSchema: &bigtable.ProtoSchemaInfo{ProtoDescriptors: descriptorSet(t, []string{"first_name"})}}
+	if err := env.admin.CreateSchemaBundle(ctx, &conf); err != nil {
+		t.Fatal(err)
+	}
+	update := func(fields []string, ignore bool) error {
+		c := conf
+		c.ProtoSchema = &bigtable.ProtoSchemaInfo{ProtoDescriptors: descriptorSet(t, fields)}
+		return env.admin.UpdateSchemaBundle(ctx, bigtable.UpdateSchemaBundleConf{SchemaBundleConf: c, IgnoreWarnings: ignore})
+	}
+	// Compatible: first_name=1 → first_name=1, last_name=2.
+	if err := update([]string{"first_name", "last_name"}, false); err != nil {
+		t.Fatalf("compatible update: %v", err)
+	}
+	// Incompatible: last_name removed, number 1 renamed.
+	err := update([]string{"given_name"}, false)
+	wantCode(t, "incompatible update", err, codes.InvalidArgument)
+	for _, want := range []string{
+		"books.Author.first_name: field number 1 renamed to given_name",
+		"books.Author.last_name: field removed (number 2)",
+		"ignore_warnings",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("incompatible update error %v lacks %q", err, want)
+		}
+	}
+	info, err := env.admin.GetSchemaBundle(ctx, "t", "b")
+	if err != nil || !proto.Equal(mustFDS(t, info.SchemaBundle), mustFDS(t, descriptorSet(t, []string{"first_name", "last_name"}))) {
+		t.Fatalf("a refused update changed the bundle: %v", err)
+	}
+	if err := update([]string{"given_name"}, true); err != nil {
+		t.Fatalf("incompatible update with ignore_warnings: %v", err)
+	}
+	info, err = env.admin.GetSchemaBundle(ctx, "t", "b")
+	if err != nil || !proto.Equal(mustFDS(t, info.SchemaBundle), mustFDS(t, descriptorSet(t, []string{"given_name"}))) {
+		t.Fatalf("after the forced update: %v", err)
+	}
+	// Re-sending the same descriptors is compatible.
+	if err := update([]string{"given_name"}, false); err != nil {
+		t.Fatalf("identical update: %v", err)
+	}
 }

@@ -16,10 +16,18 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 			return errorf(codeDuplicateStatement, fmt.Sprintf("prepared statement %q already exists", m.Name))
 		}
 	}
-	if n := len(splitStatements(m.Query)); n > 1 {
+	spans := splitStatements(m.Query)
+	if len(spans) > 1 {
 		return errorf(codeSyntax, "cannot insert multiple commands into a prepared statement")
 	}
-	p, err := c.prepare(m.Query, m.ParameterOIDs)
+	query := m.Query
+	if len(spans) == 1 {
+		// PostgreSQL accepts a statement's terminating ";" in Parse, and
+		// pgbench, node-postgres and others send it; positions stay valid
+		// because only the tail is cut.
+		query = m.Query[:spans[0].end]
+	}
+	p, err := c.prepare(query, m.ParameterOIDs)
 	if err != nil {
 		return at(err, m.Query, 0)
 	}

@@ -29,6 +29,8 @@ type Config struct {
 	PGMaxConns int
 	// NoSync acknowledges writes before they reach the disk.
 	NoSync bool
+	// CacheSize is the storage block cache in bytes (0: storage's default).
+	CacheSize int64
 	// SweepInterval is the storage maintenance period (0: default).
 	SweepInterval time.Duration
 	// Demo loads the demo instance (LoadDemo) before serving.

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/shale-db/shale/storage"
@@ -80,6 +81,16 @@ var demoTables = []demoTable{
 	},
 	{name: "usage", spec: usageSpec, load: loadUsage},
 	{name: "readings", spec: readingsSpec(), load: loadReadings},
+	{name: "albums", spec: albumsSpec, load: loadAlbums},
+}
+
+// demoTableNames lists the demo tables, comma-separated.
+func demoTableNames() string {
+	names := make([]string, len(demoTables))
+	for i, dt := range demoTables {
+		names[i] = dt.name
+	}
+	return strings.Join(names, ", ")
 }
 
 // LoadDemo creates the demo tables in DemoInstance, each unless it exists:
@@ -88,7 +99,10 @@ var demoTables = []demoTable{
 //   - counters: an Int64 sum aggregate family "clicks" per page;
 //   - usage: a generated time series, a row per device and day;
 //   - readings: hourly battery readings under a row-key schema (device_type,
-//     device_id, ts), whose fields SQL reads as typed columns.
+//     device_id, ts), whose fields SQL reads as typed columns;
+//   - albums: one protobuf records.Album message per row (info:album)
+//     with the schema bundle "music" describing it, so SQL reads fields
+//     inside the cells (nested and repeated ones too).
 func LoadDemo(ctx context.Context, e *storage.Engine) error {
 	for _, dt := range demoTables {
 		if _, err := e.GetTable(DemoInstance, dt.name); err == nil {

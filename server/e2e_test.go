@@ -435,7 +435,7 @@ func TestDemo(t *testing.T) {
 		p := startShaleCmd(t, "demo", dir)
 		c, ac := p.clientsOf(t, "demo", "demo")
 		tables, err := ac.Tables(ctx)
-		if err != nil || !slices.Equal(tables, []string{"analytics", "counters", "readings", "usage"}) {
+		if err != nil || !slices.Equal(tables, []string{"albums", "analytics", "counters", "readings", "usage"}) {
 			t.Fatalf("demo tables = %v, %v", tables, err)
 		}
 		got := keysOf(readAll(t, c.Open("analytics"), bigtable.PrefixRange("phone#4c410523")))

@@ -101,7 +101,7 @@ func TestPSQLDescribe(t *testing.T) {
 		return string(out)
 	}
 	for cmd, want := range map[string][]string{
-		`\dt`:         {"public | analytics | table", "public | readings  | table", "public | usage     | table", "(4 rows)"},
+		`\dt`:         {"public | analytics | table", "public | readings  | table", "public | usage     | table", "public | albums    | table", "(5 rows)"},
 		`\d readings`: {`Table "public.readings"`, "device_type | text", "ts          | timestamp with time zone", `"readings_pkey" PRIMARY KEY, btree (device_type, device_id, ts)`},
 		`\d usage`:    {"_key          | bytea", "not null", "stats_summary | jsonb", `"usage_pkey" PRIMARY KEY, btree (_key)`},
 		`\l`:          {"demo", "UTF8"},

@@ -35,7 +35,7 @@ func TestJDBC(t *testing.T) {
 		want = append(want, "exec "+string(rune('0'+i))+": tablet# os=PQ2A. battery>0=true")
 	}
 	want = append(want, "phones: 2700", "error: 42P01", "product: PostgreSQL 15",
-		"tables: analytics counters readings usage",
+		"tables: albums analytics counters readings usage",
 		"readings columns: device_type:text device_id:text ts:timestamptz stats:jsonb",
 		"readings primary key: device_type/1 device_id/2 ts/3",
 		"schemas: information_schema pg_catalog public")

@@ -36,7 +36,7 @@ type Server struct {
 func Start(cfg Config) (*Server, error) {
 	cfg.ensureDefaults()
 	s := &Server{cfg: cfg, metrics: newMetrics(), errs: make(chan error, 3)}
-	opts := storage.Options{NoSync: cfg.NoSync, SweepInterval: cfg.SweepInterval, Logger: cfg.Logger}
+	opts := storage.Options{NoSync: cfg.NoSync, SweepInterval: cfg.SweepInterval, CacheSize: cfg.CacheSize, Logger: cfg.Logger}
 	dir := cfg.DataDir
 	if dir == MemoryDataDir {
 		opts.InMemory, dir = true, ""
@@ -99,7 +99,7 @@ func Start(cfg Config) (*Server, error) {
 		s.logPG()
 	}
 	if cfg.Demo {
-		log.Info("shale: demo instance loaded (tables analytics, counters, usage)", "project", "demo", "instance", "demo",
+		log.Info("shale: demo instance loaded", "tables", demoTableNames(), "project", "demo", "instance", "demo",
 			"try", fmt.Sprintf("BIGTABLE_EMULATOR_HOST=%s cbt -project demo -instance demo read analytics prefix=phone#4c410523", s.grpcLis.Addr()))
 	}
 	return s, nil

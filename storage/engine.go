@@ -34,7 +34,9 @@ type Options struct {
 	// default one minute; negative turns it off (tests call Sweep).
 	SweepInterval time.Duration
 	// CacheSize is the size of the block cache shared by all reads;
-	// default 128 MiB.
+	// default 512 MiB. Pebble charges memtables against it too, so it
+	// must exceed MemTableSize (64 MiB) by the working set. Memory is
+	// taken as blocks are read, not up front.
 	CacheSize int64
 	// Logger receives maintenance messages; default slog.Default.
 	Logger *slog.Logger
@@ -53,7 +55,7 @@ func (o *Options) ensureDefaults() {
 		o.SweepInterval = time.Minute
 	}
 	if o.CacheSize == 0 {
-		o.CacheSize = 128 << 20
+		o.CacheSize = 512 << 20
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

@@ -20,6 +20,7 @@ const usage = `usage: shale <command> [flags]
 commands:
   serve   run the server (Bigtable gRPC API, PostgreSQL endpoint, /healthz and /metrics)
   demo    serve, with a demo instance loaded with example tables
+  bundle  create|update|get|list|delete a table's protobuf schema bundles on a running server
 
 run 'shale <command> -h' for a command's flags
 `
@@ -35,6 +36,12 @@ func main() {
 		err = serve(os.Args[2:], false)
 	case "demo":
 		err = serve(os.Args[2:], true)
+	case "bundle":
+		if len(os.Args) > 2 && (os.Args[2] == "-h" || os.Args[2] == "--help") {
+			fmt.Print(server.BundleUsage)
+			return
+		}
+		err = server.BundleCommand(context.Background(), os.Args[2:], os.Stdout)
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return
@@ -48,8 +55,9 @@ func main() {
 	}
 }
 
-// serveFlags declares the flags of DESIGN.md; sync is the --sync flag.
-func serveFlags(fs *flag.FlagSet) (cfg *server.Config, sync *bool) {
+// serveFlags declares the flags of DESIGN.md; sync is the --sync flag and
+// cacheMiB the --cache-size flag.
+func serveFlags(fs *flag.FlagSet) (cfg *server.Config, sync *bool, cacheMiB *int64) {
 	cfg = &server.Config{}
 	fs.StringVar(&cfg.DataDir, "data", "./shale-data", `data directory; ":memory:" keeps everything in memory`)
 	fs.StringVar(&cfg.GRPCAddr, "grpc", "127.0.0.1:8086", "Bigtable gRPC API address")
@@ -61,7 +69,8 @@ func serveFlags(fs *flag.FlagSet) (cfg *server.Config, sync *bool) {
 	fs.StringVar(&cfg.PGUsersFile, "pg-users", "", "file of name:password (or name:SCRAM-SHA-256$...) lines; turns on SCRAM-SHA-256")
 	fs.IntVar(&cfg.PGMaxConns, "pg-max-conns", 100, "maximum concurrent PostgreSQL sessions (0: no limit)")
 	sync = fs.Bool("sync", true, "sync the WAL before acknowledging a write")
-	return cfg, sync
+	cacheMiB = fs.Int64("cache-size", 512, "storage block cache, in MiB (taken as data is read)")
+	return cfg, sync, cacheMiB
 }
 
 func serve(args []string, demo bool) error {
@@ -70,11 +79,14 @@ func serve(args []string, demo bool) error {
 		name = "demo"
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	cfg, sync := serveFlags(fs)
+	cfg, sync, cacheMiB := serveFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg.NoSync = !*sync
+	if *cacheMiB < 8 {
+		return fmt.Errorf("--cache-size %d: at least 8 (MiB)", *cacheMiB)
+	}
+	cfg.NoSync, cfg.CacheSize = !*sync, *cacheMiB<<20
 	if cfg.NoSync {
 		slog.Warn("shale: --sync=false: acknowledged writes can be lost on a crash")
 	}
