@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"github.com/shale-db/shale/rowkeyschema"
 	"strconv"
 	"strings"
 
@@ -126,19 +127,9 @@ func point(k []byte) Span { return Span{Start: k, End: succ(k)} }
 // succ is the smallest key after k.
 func succ(k []byte) []byte { return append(append(make([]byte, 0, len(k)+1), k...), 0) }
 
-// PrefixEnd returns the first key after every key starting with p: p with
-// its last non-0xFF byte incremented and the rest truncated; nil (+∞) when
-// there is none.
-func PrefixEnd(p []byte) []byte {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] != 0xff {
-			out := append([]byte(nil), p[:i+1]...)
-			out[i]++
-			return out
-		}
-	}
-	return nil
-}
+// PrefixEnd returns the first key after every key starting with p; nil
+// (+∞) when there is none.
+func PrefixEnd(p []byte) []byte { return rowkeyschema.PrefixEnd(p) }
 
 func less(a, b []byte) bool { return bytes.Compare(a, b) < 0 }
 

@@ -61,7 +61,7 @@ func (s *Schema) Spans(dst []Span, eq []types.Value, lo, hi Bound) ([]Span, erro
 		}
 	}
 	if lo.Value.IsNull() && hi.Value.IsNull() {
-		return append(dst, Span{Start: p, End: prefixEnd(p)}), nil
+		return append(dst, Span{Start: p, End: PrefixEnd(p)}), nil
 	}
 	f := &s.Fields[k]
 	if f.selfDelimiting() {
@@ -138,14 +138,14 @@ func isInt(v types.Value) bool {
 // Integer encodings are prefix-free, so a key whose field is ≤ b sorts
 // below p enc(b+1).
 func (s *Schema) intSpan(p []byte, f *Field, a, b int64, openLo, openHi bool) Span {
-	sp := Span{Start: p, End: prefixEnd(p)}
+	sp := Span{Start: p, End: PrefixEnd(p)}
 	if !openLo {
 		sp.Start = s.appendFieldBytes(clone(p), f, a)
 	}
 	switch {
 	case openHi:
 	case b == math.MaxInt64 || (b == -1 && f.Encoding == BigEndianBytes):
-		sp.End = prefixEnd(s.appendFieldBytes(clone(p), f, b))
+		sp.End = PrefixEnd(s.appendFieldBytes(clone(p), f, b))
 	default:
 		sp.End = s.appendFieldBytes(clone(p), f, b+1)
 	}
@@ -177,7 +177,7 @@ func (s *Schema) appendFieldBytes(dst []byte, f *Field, x int64) []byte {
 // delimiter), else the end falls back to after p hi[:j], j the first byte
 // that is not.
 func (s *Schema) bytesSpan(p []byte, k int, lo, hi Bound) Span {
-	sp := Span{Start: p, End: prefixEnd(p)}
+	sp := Span{Start: p, End: PrefixEnd(p)}
 	if v := lo.Value; !v.IsNull() && isBytes(v) {
 		sp.Start = s.appendRaw(clone(p), v.Bytes())
 	}
@@ -199,9 +199,9 @@ func (s *Schema) bytesSpan(p []byte, k int, lo, hi Bound) Span {
 		}
 		switch {
 		case j < len(h):
-			sp.End = prefixEnd(append(clone(p), h[:j]...))
+			sp.End = PrefixEnd(append(clone(p), h[:j]...))
 		case hi.Inclusive:
-			sp.End = prefixEnd(append(append(clone(p), h...), s.Delimiter...))
+			sp.End = PrefixEnd(append(append(clone(p), h...), s.Delimiter...))
 		default:
 			sp.End = append(clone(p), h...)
 		}
@@ -227,9 +227,10 @@ func (s *Schema) appendRaw(dst, b []byte) []byte {
 
 func clone(b []byte) []byte { return append(make([]byte, 0, len(b)+16), b...) }
 
-// prefixEnd is the first key after every key starting with p; nil (+∞)
-// when there is none.
-func prefixEnd(p []byte) []byte {
+// PrefixEnd is the first key after every key starting with p: p with its
+// last non-0xFF byte incremented and the rest truncated; nil (+∞) when there
+// is none.
+func PrefixEnd(p []byte) []byte {
 	for i := len(p) - 1; i >= 0; i-- {
 		if p[i] != 0xff {
 			out := append([]byte(nil), p[:i+1]...)
