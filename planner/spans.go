@@ -2,10 +2,10 @@ package planner
 
 import (
 	"bytes"
-	"github.com/shale-db/shale/rowkeyschema"
 	"strconv"
 	"strings"
 
+	"github.com/shale-db/shale/rowkeyschema"
 	"github.com/shale-db/shale/sql"
 	"github.com/shale-db/shale/sql/types"
 )
