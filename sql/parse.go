@@ -31,7 +31,10 @@ type parsed struct {
 func parse(text string) (*parsed, error) {
 	p := &parsed{text: text, nulls: map[int]bool{}, tvfAliases: map[int]string{}}
 	clean := []byte(text)
-	toks := lex(text)
+	var toks []token.Token
+	if needsPreparse(text) {
+		toks = lex(text)
+	}
 	blank := func(t token.Token) {
 		for i := int(t.Pos); i < int(t.End); i++ {
 			clean[i] = ' '
@@ -163,4 +166,22 @@ func aliasAfterCall(toks []token.Token, open int) (string, int) {
 		return toks[i].AsString, 1
 	}
 	return "", 0
+}
+
+// needsPreparse reports whether text may hold what the pre-parse pass
+// handles (EXPLAIN, NULLS FIRST|LAST, a table call's alias after "=>"):
+// most queries hold none, and skip a second lexing pass.
+func needsPreparse(text string) bool {
+	return strings.Contains(text, "=>") || containsFold(text, "explain") || containsFold(text, "nulls")
+}
+
+// containsFold reports whether text contains the lower-case ASCII word w
+// in any letter case.
+func containsFold(text, w string) bool {
+	for i := 0; i+len(w) <= len(text); i++ {
+		if text[i]|0x20 == w[0] && strings.EqualFold(text[i:i+len(w)], w) {
+			return true
+		}
+	}
+	return false
 }
