@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+
 	"github.com/shale-db/shale/rowkeyschema"
 	"github.com/shale-db/shale/sql"
 	"github.com/shale-db/shale/sql/types"
@@ -12,8 +14,8 @@ import (
 // column keyCol+1+i (catalog C1). A top-level conjunct is dropped from the
 // residual only when its key set is exact: the keys in the set are exactly
 // the ones for which the conjunct is TRUE. Predicates on key fields are
-// never exact (their spans are a superset, and the rows they read must
-// decode).
+// exact only when they pin every field (their spans are otherwise a
+// superset, and the rows they read must decode).
 func Derive(pred sql.Expr, keyCol int, schema *rowkeyschema.Schema) (KeySet, sql.Expr) {
 	if pred == nil {
 		return AllKeys{}, nil
@@ -23,13 +25,19 @@ func Derive(pred sql.Expr, keyCol int, schema *rowkeyschema.Schema) (KeySet, sql
 		conj = a.Args
 	}
 	var sets []KeySet
+	var pinned []sql.Expr // conjuncts an exact key-field set already enforces
 	if schema != nil {
-		if kf := deriveKeyFields(conj, schema, keyCol+1); kf != (AllKeys{}) {
+		kf, exact := deriveKeyFields(conj, schema, keyCol+1)
+		if kf != (AllKeys{}) {
 			sets = append(sets, kf)
 		}
+		pinned = exact
 	}
 	var residual []sql.Expr
 	for _, c := range conj {
+		if slices.Contains(pinned, c) {
+			continue
+		}
 		ks, exact := derive(c, keyCol)
 		if _, all := ks.(AllKeys); !all {
 			sets = append(sets, ks)

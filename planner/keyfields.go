@@ -11,7 +11,8 @@ import (
 // KeyFields is the keys of a table with a row-key schema whose leading
 // fields equal Eq (per field, a list of alternatives: = or IN) and whose
 // next field, when Lo or Hi is set, lies between them (spec §4.9 rule 7,
-// §5.4). Its spans are a superset: the predicates stay in the residual.
+// §5.4). Its spans are a superset, so the predicates stay in the residual,
+// except when every field is pinned (deriveKeyFields).
 type KeyFields struct {
 	Schema         *rowkeyschema.Schema
 	Eq             [][]sql.Expr
@@ -47,10 +48,16 @@ const maxKeyPrefixes = 1024
 
 // deriveKeyFields builds the KeyFields of the top-level conjuncts over a
 // table whose key field i is row column firstCol+i: equality or a constant
-// IN list on a leading run of fields, then a range on the next one.
-func deriveKeyFields(conj []sql.Expr, s *rowkeyschema.Schema, firstCol int) KeySet {
+// IN list on a leading run of fields, then a range on the next one. When
+// every field is pinned by equality (or IN) the key set is exact: its keys
+// are exactly those whose fields equal the values (encodings are canonical,
+// so such a key decodes back to them), and exact reports the conjuncts
+// that pinned them so the residual can drop them.
+func deriveKeyFields(conj []sql.Expr, s *rowkeyschema.Schema, firstCol int) (ks KeySet, exact []sql.Expr) {
 	n := len(s.Fields)
 	eq := make([][]sql.Expr, n)
+	by := make([]sql.Expr, n) // the top-level conjunct that set eq[i], if any
+	var top sql.Expr
 	type bound struct {
 		e    sql.Expr
 		incl bool
@@ -65,14 +72,14 @@ func deriveKeyFields(conj []sql.Expr, s *rowkeyschema.Schema, firstCol int) KeyS
 			}
 		case *sql.In:
 			if i := fieldOf(e.X, s, firstCol); i >= 0 && !e.Neg && eq[i] == nil && allConst(e.List, s.Fields[i].Type) {
-				eq[i] = e.List
+				eq[i], by[i] = e.List, top
 			}
 		case *sql.Call:
 			i, op, r := fieldCompare(e, s, firstCol)
 			switch {
 			case i < 0:
 			case op == "=":
-				eq[i] = []sql.Expr{r}
+				eq[i], by[i] = []sql.Expr{r}, top
 			case (op == ">" || op == ">=") && lo[i].e == nil:
 				lo[i] = bound{r, op == ">="}
 			case (op == "<" || op == "<=") && hi[i].e == nil:
@@ -81,7 +88,9 @@ func deriveKeyFields(conj []sql.Expr, s *rowkeyschema.Schema, firstCol int) KeyS
 		}
 	}
 	for _, c := range conj {
+		top = c
 		visit(c)
+		top = nil
 	}
 	k := &KeyFields{Schema: s}
 	combos := 1
@@ -94,9 +103,31 @@ func deriveKeyFields(conj []sql.Expr, s *rowkeyschema.Schema, firstCol int) KeyS
 		k.Hi, k.HiIncl = hi[i].e, hi[i].incl
 	}
 	if len(k.Eq) == 0 && k.Lo == nil && k.Hi == nil {
-		return AllKeys{}
+		return AllKeys{}, nil
 	}
-	return k
+	if len(k.Eq) == n {
+		for i := range by {
+			if by[i] == nil || by[i] != conjunctOf(conj, by[i]) {
+				return k, nil // pinned inside a nested AND: keep the residual
+			}
+			exact = append(exact, by[i])
+		}
+	}
+	return k, exact
+}
+
+// conjunctOf returns c when it is one of conj (a top-level conjunct whose
+// whole meaning is the field equality), else nil.
+func conjunctOf(conj []sql.Expr, c sql.Expr) sql.Expr {
+	for _, x := range conj {
+		if x == c {
+			switch c.(type) {
+			case *sql.In, *sql.Call:
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // fieldOf returns the key field e reads, or -1.
@@ -145,18 +176,33 @@ func allConst(es []sql.Expr, t *types.Type) bool {
 // resolveKeyFields evaluates the leaves and asks the schema for the spans
 // of every combination of the equality alternatives.
 func resolveKeyFields(k *KeyFields, eval func(sql.Expr) (types.Value, error)) (Spans, error) {
-	vals := make([][]types.Value, len(k.Eq))
-	for i, alts := range k.Eq {
+	// vals holds every field's alternatives back to back; field i's are
+	// vals[off[i]:off[i+1]].
+	n := len(k.Eq)
+	var valBuf [8]types.Value
+	var offBuf [9]int
+	vals, off := valBuf[:0], offBuf[:1]
+	if n+1 > len(offBuf) {
+		off = make([]int, 1, n+1)
+	}
+	for _, alts := range k.Eq {
+		start := len(vals)
 		for _, a := range alts {
 			v, err := eval(a)
 			if err != nil {
 				return nil, err
 			}
-			vals[i] = append(vals[i], v)
+			if !v.IsNull() { // field = NULL selects nothing
+				vals = append(vals, v)
+			}
 		}
+		if len(vals) == start {
+			return nil, nil
+		}
+		off = append(off, len(vals))
 	}
 	var lo, hi rowkeyschema.Bound
-	for _, b := range []struct {
+	for _, b := range [2]struct {
 		e    sql.Expr
 		incl bool
 		dst  *rowkeyschema.Bound
@@ -173,29 +219,45 @@ func resolveKeyFields(k *KeyFields, eval func(sql.Expr) (types.Value, error)) (S
 		}
 		*b.dst = rowkeyschema.Bound{Value: v, Inclusive: b.incl}
 	}
-	var out []rowkeyschema.Span
-	eq := make([]types.Value, len(vals))
-	var walk func(i int) error
-	walk = func(i int) error {
-		if i == len(vals) {
-			var err error
-			out, err = k.Schema.Spans(out, eq, lo, hi)
-			return err
-		}
-		for _, v := range vals[i] {
-			eq[i] = v
-			if err := walk(i + 1); err != nil {
-				return err
-			}
-		}
-		return nil
+	// Walk the cross product of the alternatives like an odometer.
+	var eqBuf [8]types.Value
+	eq := eqBuf[:0]
+	if n > len(eqBuf) {
+		eq = make([]types.Value, 0, n)
 	}
-	if err := walk(0); err != nil {
-		return nil, err
+	eq = eq[:n]
+	var idxBuf [8]int
+	idx := idxBuf[:0]
+	if n > len(idxBuf) {
+		idx = make([]int, 0, n)
+	}
+	idx = idx[:n]
+	var out []rowkeyschema.Span
+	for {
+		for i := range eq {
+			eq[i] = vals[off[i]+idx[i]]
+		}
+		var err error
+		if out, err = k.Schema.Spans(out, eq, lo, hi); err != nil {
+			return nil, err
+		}
+		i := n - 1
+		for ; i >= 0; i-- {
+			if idx[i]++; off[i]+idx[i] < off[i+1] {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			break
+		}
 	}
 	spans := make(Spans, len(out))
 	for i, sp := range out {
 		spans[i] = Span{Start: sp.Start, End: sp.End}
+	}
+	if len(spans) == 1 {
+		return spans, nil
 	}
 	return normalize(spans), nil
 }
