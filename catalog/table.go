@@ -41,12 +41,26 @@ var int64Version = types.StructOf(types.Field{Name: "timestamp", Type: types.Tim
 
 // Type is the family column's type: MAP<BYTES, V>, or with history
 // MAP<BYTES, ARRAY<STRUCT<timestamp, value>>>.
+// The four types are shared (types are immutable): the scan asks for one
+// per row.
 func (f Family) Type(history bool) *types.Type {
-	if history {
-		return types.MapOf(types.Bytes, types.ArrayOf(f.VersionType()))
+	switch {
+	case history && f.Int64:
+		return int64HistoryFamily
+	case history:
+		return bytesHistoryFamily
+	case f.Int64:
+		return int64Family
 	}
-	return types.MapOf(types.Bytes, f.ValueType())
+	return bytesFamily
 }
+
+var (
+	bytesFamily        = types.MapOf(types.Bytes, types.Bytes)
+	int64Family        = types.MapOf(types.Bytes, types.Int64)
+	bytesHistoryFamily = types.MapOf(types.Bytes, types.ArrayOf(types.CellVersion))
+	int64HistoryFamily = types.MapOf(types.Bytes, types.ArrayOf(int64Version))
+)
 
 // Table is a table's SQL descriptor.
 type Table struct {

@@ -84,6 +84,9 @@ func loadBench(st *storage.Engine, n int) error {
 	if err := loadKeyed(st, n); err != nil {
 		return err
 	}
+	if err := loadProto(st, n); err != nil {
+		return err
+	}
 	return st.Flush()
 }
 

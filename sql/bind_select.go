@@ -1,11 +1,14 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cloudspannerecosystem/memefish/ast"
 
+	"github.com/shale-db/shale/protoschema"
 	"github.com/shale-db/shale/sql/sqlerr"
+	"github.com/shale-db/shale/sql/types"
 )
 
 // expandSelect expands stars and names the select items (spec §4.8:
@@ -33,7 +36,12 @@ func (b *binder) expandSelect(results []ast.SelectItem, sc *scope) ([]selectItem
 			id, ok := r.Expr.(*ast.Ident)
 			cols, isTable := sc.table(identName(id, ok))
 			if !isTable {
-				return nil, b.errAt(r, sqlerr.NotSupported, "expr.* is only supported on a table name")
+				star, err := b.protoStar(r, sc)
+				if err != nil {
+					return nil, err
+				}
+				items = append(items, star...)
+				continue
 			}
 			star, err := b.starItems(r, visible(cols, sc), sc, r.Except, r.Replace)
 			if err != nil {
@@ -195,4 +203,47 @@ func (b *binder) selectRef(g ast.Expr, items []selectItem) (*selectItem, bool, e
 		}
 	}
 	return nil, false, nil
+}
+
+// protoStar expands CAST(x AS bundle.pkg.Msg).* (or any PROTO
+// expression's .*) to one item per top-level field of the message, in
+// field-number order, each named after its field and bound later as
+// expr.field like any other select item.
+func (b *binder) protoStar(r *ast.DotStar, sc *scope) ([]selectItem, error) {
+	x, err := b.bindExpr(r.Expr, &exprCtx{scope: sc, noAgg: "expr.*"})
+	if err != nil {
+		if _, isIdent := r.Expr.(*ast.Ident); isIdent {
+			return nil, b.errAt(r, sqlerr.NotSupported, "expr.* is only supported on a table name or a protobuf message")
+		}
+		return nil, err
+	}
+	if x.Type().Kind != types.KindProto {
+		return nil, b.errAt(r, sqlerr.NotSupported, "expr.* is only supported on a table name or a protobuf message, not %s", x.Type())
+	}
+	if r.Except != nil || r.Replace != nil {
+		return nil, b.errAt(r, sqlerr.NotSupported, "EXCEPT and REPLACE are not supported on a message's .*")
+	}
+	var msg *protoschema.Message
+	if g, ok := x.(*ProtoGet); ok {
+		msg = g.Msg
+		if len(g.Path) > 0 {
+			msg = g.Path[len(g.Path)-1].Message()
+		}
+	} else {
+		bundle, rest, _ := strings.Cut(x.Type().Name, ".")
+		if msg, err = b.protoMessage(bundle, rest); err != nil {
+			return nil, b.errAt(r, sqlerr.UndefinedColumn, "%v", err)
+		}
+	}
+	if msg == nil {
+		return nil, b.errAt(r, sqlerr.Internal, "no message type for %s", x.Type())
+	}
+	fields := slices.Clone(msg.Fields())
+	slices.SortFunc(fields, func(a, c *protoschema.Field) int { return int(a.Number - c.Number) })
+	out := make([]selectItem, len(fields))
+	for i, f := range fields {
+		sel := &ast.SelectorExpr{Expr: r.Expr, Ident: &ast.Ident{NamePos: r.Star, NameEnd: r.Star + 1, Name: f.Name}}
+		out[i] = selectItem{expr: sel, name: f.Name, node: r}
+	}
+	return out, nil
 }
