@@ -23,32 +23,14 @@ func (b *binder) bindBoolExpr(x *pg_query.BoolExpr, sc *scope) (*cexpr, error) {
 }
 
 // andAll is three-valued AND: false wins, then NULL.
-func andAll(args []*cexpr) *cexpr {
-	if len(args) == 1 {
-		return args[0]
-	}
-	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-		sawNull := false
-		for _, a := range args {
-			v, err := a.fn(ev, e)
-			if err != nil {
-				return null, err
-			}
-			if v.isNull() {
-				sawNull = true
-			} else if !v.b {
-				return boolV(false), nil
-			}
-		}
-		if sawNull {
-			return null, nil
-		}
-		return boolV(true), nil
-	}}
-}
+func andAll(args []*cexpr) *cexpr { return logicAll(args, false) }
 
 // orAll is three-valued OR: true wins, then NULL.
-func orAll(args []*cexpr) *cexpr {
+func orAll(args []*cexpr) *cexpr { return logicAll(args, true) }
+
+// logicAll is three-valued AND (decisive false) or OR (decisive true): the
+// decisive value wins, then NULL, else the other value.
+func logicAll(args []*cexpr, decisive bool) *cexpr {
 	if len(args) == 1 {
 		return args[0]
 	}
@@ -61,14 +43,14 @@ func orAll(args []*cexpr) *cexpr {
 			}
 			if v.isNull() {
 				sawNull = true
-			} else if v.b {
-				return boolV(true), nil
+			} else if v.b == decisive {
+				return boolV(decisive), nil
 			}
 		}
 		if sawNull {
 			return null, nil
 		}
-		return boolV(false), nil
+		return boolV(!decisive), nil
 	}}
 }
 
