@@ -56,8 +56,9 @@ func (b *binder) bindCall(n *ast.CallExpr, ec *exprCtx) (Expr, error) {
 	return b.call(n, fn, args)
 }
 
-// bindArgs binds call arguments; a bare date part (HOUR) of the *_TRUNC
-// functions becomes a STRING constant.
+// bindArgs binds call arguments; a bare keyword where the function takes
+// one (the date part HOUR of TIMESTAMP_TRUNC, NFKC of NORMALIZE) becomes an
+// upper-case STRING constant.
 func (b *binder) bindArgs(name string, as []ast.Arg, ec *exprCtx) ([]Expr, error) {
 	args := make([]Expr, 0, len(as))
 	for i, a := range as {
@@ -65,8 +66,7 @@ func (b *binder) bindArgs(name string, as []ast.Arg, ec *exprCtx) ([]Expr, error
 		if !ok {
 			return nil, b.errAt(a, sqlerr.NotSupported, "%s: this kind of argument is not supported", name)
 		}
-		if id, ok := ea.Expr.(*ast.Ident); ok && i == 1 && strings.HasSuffix(name, "_TRUNC") &&
-			DateParts[strings.ToUpper(id.Name)] {
+		if id, ok := ea.Expr.(*ast.Ident); ok && IsKeywordArg(name, i, id.Name) {
 			args = append(args, &Const{V: types.StringValue(strings.ToUpper(id.Name)), T: types.String})
 			continue
 		}

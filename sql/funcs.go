@@ -77,6 +77,33 @@ func RegisterAgg(name string, a *AggFunc) {
 	registry[name] = &Function{Name: name, Agg: a}
 }
 
+// keywordArgs holds, per function and argument index, the bare words that
+// argument accepts (RegisterKeywordArg).
+var keywordArgs = map[string]map[int]map[string]bool{}
+
+// RegisterKeywordArg declares that argument i (0-based) of a function may be
+// written as one of the bare words (DAY in DATE_TRUNC(d, DAY), NFKC in
+// NORMALIZE(s, NFKC)). The binder passes such a word to Eval as an
+// upper-case STRING constant; an identifier that is not one of the words is
+// still bound as a column reference.
+func RegisterKeywordArg(name string, i int, words ...string) {
+	name = strings.ToUpper(name)
+	if keywordArgs[name] == nil {
+		keywordArgs[name] = map[int]map[string]bool{}
+	}
+	if keywordArgs[name][i] == nil {
+		keywordArgs[name][i] = map[string]bool{}
+	}
+	for _, w := range words {
+		keywordArgs[name][i][strings.ToUpper(w)] = true
+	}
+}
+
+// IsKeywordArg reports whether word is a bare keyword argument i of name.
+func IsKeywordArg(name string, i int, word string) bool {
+	return keywordArgs[name][i][strings.ToUpper(word)]
+}
+
 // Lookup returns a registered function or nil.
 func Lookup(name string) *Function { return registry[strings.ToUpper(name)] }
 

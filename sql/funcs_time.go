@@ -13,6 +13,9 @@ import (
 // is bound as an upper-case STRING constant.
 func init() {
 	Register("TIMESTAMP_TRUNC", fixed(types.Timestamp, timestampTrunc, types.Timestamp, types.String))
+	for p := range DateParts {
+		RegisterKeywordArg("TIMESTAMP_TRUNC", 1, p)
+	}
 	Register("TIMESTAMP_MILLIS", fixed(types.Timestamp, func(a []types.Value, _ *types.Type) (types.Value, error) {
 		return types.TimestampValue(a[0].Int64() * 1000), nil
 	}, types.Int64))
