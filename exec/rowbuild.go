@@ -38,8 +38,11 @@ func (s *scanOp) buildRow(r *storage.Row) ([]types.Value, error) {
 		for j < len(cells) && cells[j].Family == rd.Family.Name {
 			j++
 		}
-		v := s.familyValue(rd, cells[i:j])
-		s.vals[start+rd.Col] = v
+		if rd.CellCols != nil {
+			s.directCells(rd, cells[i:j], s.vals[start:start+w])
+		} else {
+			s.vals[start+rd.Col] = s.familyValue(rd, cells[i:j])
+		}
 		cells = cells[j:]
 	}
 	return s.vals[start : start+w : start+w], nil
@@ -84,6 +87,37 @@ func (s *scanOp) familyValue(rd planner.FamilyRead, cells []storage.Cell) types.
 	start := len(s.vals)
 	s.vals = append(s.vals, kv...)
 	return types.MapValue(t, s.vals[start:len(s.vals):len(s.vals)])
+}
+
+// directCells puts the newest cell of each qualifier rd selects into its
+// cell column of row (planner.FamilyRead.CellCols). cells are one family's,
+// in qualifier order like rd.Qualifiers.
+func (s *scanOp) directCells(rd planner.FamilyRead, cells []storage.Cell, row []types.Value) {
+	null := types.NullOf(rd.Family.Type(false).Elem)
+	k := 0
+	for i := 0; i < len(cells); {
+		q := cells[i].Qualifier
+		j := i + 1
+		for j < len(cells) && string(cells[j].Qualifier) == string(q) {
+			j++
+		}
+		for k < len(rd.Qualifiers) && string(rd.Qualifiers[k]) < string(q) {
+			row[rd.CellCols[k]] = null
+			k++
+		}
+		if k < len(rd.Qualifiers) && string(rd.Qualifiers[k]) == string(q) {
+			v := s.decode(rd.Family, cells[i].Value)
+			if v.IsNull() {
+				v = null
+			}
+			row[rd.CellCols[k]] = v
+			k++
+		}
+		i = j
+	}
+	for ; k < len(rd.Qualifiers); k++ {
+		row[rd.CellCols[k]] = null
+	}
 }
 
 func selected(rd planner.FamilyRead, q []byte) bool {

@@ -29,8 +29,15 @@ func (s StorageScanner) Scan(ctx context.Context, req ScanRequest) (RowSource, e
 		if !req.AllColumns {
 			for _, c := range req.Columns {
 				opts.Families = append(opts.Families, c.Family)
+				if c.Qualifiers != nil {
+					if opts.Qualifiers == nil {
+						opts.Qualifiers = map[string][][]byte{}
+					}
+					opts.Qualifiers[c.Family] = c.Qualifiers
+				}
 			}
 		}
+		opts.LatestOnly = req.CellsPerColumn == 1 && req.MinTS == 0 && req.MaxTS == 0
 	}
 	if !req.Spans.IsFull() {
 		for _, sp := range req.Spans {
@@ -44,18 +51,18 @@ func (s StorageScanner) Scan(ctx context.Context, req ScanRequest) (RowSource, e
 	return storageSource{it}, nil
 }
 
-// scanFilter builds the storage filter of a request: the selected
-// qualifiers (families alone are restricted by ReadOptions.Families), then
-// the time bounds, then the versions per column; nil when there is none.
+// scanFilter builds the storage filter of a request: the time bounds,
+// then the versions per column; nil when there is none. The selected
+// families and qualifiers are ReadOptions.Families and Qualifiers, and the
+// newest cell alone (no time bounds) is ReadOptions.LatestOnly: storage
+// steps over the other cells without copying them.
 func scanFilter(req ScanRequest) storage.Filter {
 	var chain []storage.Filter
-	if cols := qualifierFilter(req); cols != nil {
-		chain = append(chain, cols)
-	}
-	if req.MinTS != 0 || req.MaxTS != 0 {
+	timed := req.MinTS != 0 || req.MaxTS != 0
+	if timed {
 		chain = append(chain, &storage.TimestampRange{Start: req.MinTS, End: req.MaxTS})
 	}
-	if req.CellsPerColumn > 0 {
+	if req.CellsPerColumn > 1 || req.CellsPerColumn == 1 && timed {
 		chain = append(chain, &storage.CellsPerColumnLimit{N: req.CellsPerColumn})
 	}
 	switch len(chain) {
@@ -65,33 +72,6 @@ func scanFilter(req ScanRequest) storage.Filter {
 		return chain[0]
 	}
 	return &storage.Chain{Filters: chain}
-}
-
-// qualifierFilter selects the requested qualifiers, or returns nil when
-// every selected family is read whole.
-func qualifierFilter(req ScanRequest) storage.Filter {
-	if req.AllColumns {
-		return nil
-	}
-	var cols []storage.Filter
-	some := false
-	for _, c := range req.Columns {
-		if c.Qualifiers == nil {
-			cols = append(cols, &storage.ColumnRange{Family: c.Family})
-			continue
-		}
-		some = true
-		for _, q := range c.Qualifiers {
-			cols = append(cols, &storage.ColumnRange{Family: c.Family, Start: q, End: q, EndClosed: true})
-		}
-	}
-	switch {
-	case !some:
-		return nil
-	case len(cols) == 1:
-		return cols[0]
-	}
-	return &storage.Interleave{Filters: cols}
 }
 
 type storageSource struct{ it *storage.RowIterator }

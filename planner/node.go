@@ -28,13 +28,17 @@ type FamilyRead struct {
 	// Qualifiers, when non-nil, are the only qualifiers read (sorted,
 	// unique); nil reads the whole family.
 	Qualifiers [][]byte
+	// CellCols, when set, reads the family as cells rather than a MAP:
+	// the newest cell of Qualifiers[i] goes to row column CellCols[i]
+	// (NULL when absent) and column Col stays NULL (directCells).
+	CellCols []int
 }
 
 // Scan reads rows of a table.
 type Scan struct {
 	Table *catalog.Table
-	// Width is the row width: `_key`, the key fields, then one column
-	// per family (catalog C1).
+	// Width is the row width: `_key`, the key fields, one column per
+	// family (catalog C1), then the cell columns of FamilyRead.CellCols.
 	Width   int
 	NeedKey bool
 	// DecodeKey: the query reads key fields, so each row's key is decoded

@@ -21,12 +21,22 @@ func planQuery(q *sql.Query) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	groupBy, aggs, sel := q.GroupBy, q.Aggs, q.Select
 	if scan != nil {
 		prune(scan, q)
+		if _, direct := q.From.(*sql.TableScan); direct {
+			if rw := directCells(scan); rw != nil {
+				scan.Residual = rw(scan.Residual)
+				groupBy, aggs = rewriteAll(rw, groupBy), rewriteAggs(rw, aggs)
+				if !q.Grouped {
+					sel = rewriteAll(rw, sel)
+				}
+			}
+		}
 	}
 	n := src
 	if q.Grouped {
-		n = &Aggregate{Input: n, GroupBy: q.GroupBy, Aggs: q.Aggs}
+		n = &Aggregate{Input: n, GroupBy: groupBy, Aggs: aggs}
 		if q.Having != nil {
 			n = &Filter{Input: n, Pred: q.Having}
 		}
@@ -39,7 +49,7 @@ func planQuery(q *sql.Query) (Node, error) {
 			names[i] = "$sort" + strconv.Itoa(i-len(q.Columns)+1)
 		}
 	}
-	n = &Project{Input: n, Exprs: q.Select, Names: names}
+	n = &Project{Input: n, Exprs: sel, Names: names}
 	ordered := len(q.OrderBy) == 0
 	if !ordered && scan != nil && !q.Grouped && scanOrdered(q, scan) {
 		scan.Reverse = q.OrderBy[0].Desc

@@ -77,6 +77,8 @@ import (
 //	mutate-rows table=<t>         "row <key>" starts an entry; mutation lines
 //	                              follow; prints "<index>: ok" or the error
 //	read table=<t> [reversed] [limit=N] [filter=<text>] [stats]
+//	     [families=(f,...)] [qualifiers=(f:q1:q2,...)] [latest-only]
+//	     [keys-only] [keep-empty]
 //	    key <k> ... | keys <k> ...  row keys
 //	    range <range>             [a,b) (a,b] [a,+inf) [,b) ... (bounds may
 //	                              be *, empty or +inf for unbounded)
@@ -543,6 +545,18 @@ func (env *ddEnv) cmdRead(t *testing.T, td *datadriven.TestData) string {
 	}
 	if td.HasArg("families") {
 		td.ScanArgs(t, "families", &opts.Families)
+	}
+	opts.LatestOnly = td.HasArg("latest-only")
+	if td.HasArg("qualifiers") { // qualifiers=(fam:q1:q2,fam2:q3)
+		var specs []string
+		td.ScanArgs(t, "qualifiers", &specs)
+		opts.Qualifiers = map[string][][]byte{}
+		for _, s := range specs {
+			parts := strings.Split(s, ":")
+			for _, q := range parts[1:] {
+				opts.Qualifiers[parts[0]] = append(opts.Qualifiers[parts[0]], []byte(q))
+			}
+		}
 	}
 	filterText := ""
 	if td.HasArg("filter") {

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -21,6 +22,13 @@ type ReadOptions struct {
 	// Families, when set, restricts the read to cells of these families:
 	// others are stepped over without being copied, before the filter runs.
 	Families []string
+	// Qualifiers, when set, restricts the families it names to these
+	// qualifiers (each list sorted); like Families, other cells are
+	// stepped over without being copied, before the filter runs.
+	Qualifiers map[string][][]byte
+	// LatestOnly keeps only the newest cell of each column, before the
+	// filter runs (a CellsPerColumnLimit of 1 that costs no filter pass).
+	LatestOnly bool
 	// KeysOnly returns every row that has a cell, without its cells: a read
 	// stops at a row's first cell and seeks to the next row. It excludes
 	// Filter and Families.
@@ -46,18 +54,20 @@ type ReadStats struct {
 // use. The *Row returned by Next, and every slice in it, stay valid until the
 // following call to Next or Close; callers that keep them must copy.
 type RowIterator struct {
-	ctx       context.Context
-	t         *Table
-	view      *AuthorizedView
-	iter      *pebble.Iterator
-	spans     []span
-	spanIdx   int
-	reversed  bool
-	limit     int64
-	filter    *CompiledFilter
-	families  []string // nil: every family
-	keysOnly  bool
-	keepEmpty bool
+	ctx        context.Context
+	t          *Table
+	view       *AuthorizedView
+	iter       *pebble.Iterator
+	spans      []span
+	spanIdx    int
+	reversed   bool
+	limit      int64
+	filter     *CompiledFilter
+	families   []string // nil: every family
+	quals      map[string][][]byte
+	latestOnly bool
+	keysOnly   bool
+	keepEmpty  bool
 
 	positioned    bool // iter sits on the first unread cell of the current span
 	row           Row
@@ -68,6 +78,7 @@ type RowIterator struct {
 	lastFamOK     bool // lastFamStr names a family of the schema
 	lastFamWanted bool // and the read wants its cells
 	lastFamStr    string
+	lastFamQuals  [][]byte // the qualifiers wanted of it; nil: all
 	stats         ReadStats
 	err           error
 	closed        bool
@@ -82,7 +93,7 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 	if opts.Limit < 0 {
 		return nil, fmt.Errorf("%w: rows limit %d is negative", ErrInvalidArgument, opts.Limit)
 	}
-	if opts.KeysOnly && (opts.Filter != nil || opts.Families != nil) {
+	if opts.KeysOnly && (opts.Filter != nil || opts.Families != nil || opts.Qualifiers != nil || opts.LatestOnly) {
 		return nil, fmt.Errorf("%w: a keys-only read takes no filter or families", ErrInvalidArgument)
 	}
 	spans, err := opts.Rows.spans(r.t.ID)
@@ -103,7 +114,7 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 	it := &RowIterator{
 		ctx: ctx, t: r.t, view: r.view, spans: spans, reversed: opts.Reversed,
 		limit: opts.Limit, filter: cf, families: opts.Families, keysOnly: opts.KeysOnly,
-		keepEmpty: opts.KeepEmptyRows || opts.KeysOnly,
+		keepEmpty: opts.KeepEmptyRows || opts.KeysOnly, quals: opts.Qualifiers, latestOnly: opts.LatestOnly,
 	}
 	if opts.Reversed {
 		it.spanIdx = len(spans) - 1
@@ -293,6 +304,7 @@ func (it *RowIterator) addCell(suffix []byte) (visible bool, err error) {
 		}
 		it.lastFamOK, it.lastFamStr = true, f.Name
 		it.lastFamWanted = it.families == nil || slices.Contains(it.families, f.Name)
+		it.lastFamQuals = it.quals[f.Name]
 	}
 	if it.view != nil && !it.view.containsColumn(it.lastFamStr, qual) {
 		return false, nil
@@ -300,13 +312,43 @@ func (it *RowIterator) addCell(suffix []byte) (visible bool, err error) {
 	if !it.lastFamWanted || it.keysOnly {
 		return true, nil
 	}
+	if it.lastFamQuals != nil && !containsQualifier(it.lastFamQuals, qual) {
+		return true, nil
+	}
+	sameColumn := false
+	if it.latestOnly && len(it.cells) > 0 {
+		last := &it.cells[len(it.cells)-1]
+		sameColumn = last.Family == it.lastFamStr && string(last.Qualifier) == string(qual)
+		if sameColumn && !it.reversed {
+			return true, nil // forward: the newest cell of a column comes first
+		}
+	}
 	v, err := it.iter.ValueAndErr()
 	if err != nil {
 		return false, err
 	}
 	q, v := it.arena.copy2(qual, v)
-	it.cells = append(it.cells, Cell{Family: it.lastFamStr, Qualifier: q, Timestamp: ts, Value: v})
+	c := Cell{Family: it.lastFamStr, Qualifier: q, Timestamp: ts, Value: v}
+	if sameColumn { // reversed: the newest cell of a column comes last
+		it.cells[len(it.cells)-1] = c
+		return true, nil
+	}
+	it.cells = append(it.cells, c)
 	return true, nil
+}
+
+// containsQualifier reports whether the sorted list qs holds q.
+func containsQualifier(qs [][]byte, q []byte) bool {
+	if len(qs) < 8 {
+		for _, x := range qs {
+			if string(x) == string(q) {
+				return true
+			}
+		}
+		return false
+	}
+	_, found := slices.BinarySearchFunc(qs, q, bytes.Compare)
+	return found
 }
 
 // Err returns the error that ended the iteration, if any.
