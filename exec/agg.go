@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/shale-db/shale/planner"
 	"github.com/shale-db/shale/sql"
@@ -25,12 +26,18 @@ type aggOp struct {
 	done   bool
 	key    []byte
 	args   []types.Value
+	limits []int64 // per aggregate: its LIMIT, or -1
 }
 
 type group struct {
 	keys []types.Value
 	accs []sql.Accumulator
 	seen []map[string]bool // DISTINCT arguments
+	// rows buffers, per aggregate with an ORDER BY, the argument values
+	// followed by the sort keys of each row; taken counts the rows folded
+	// into an aggregate with a LIMIT but no ORDER BY.
+	rows  [][][]types.Value
+	taken []int64
 }
 
 func newAggOp(in Operator, n *planner.Aggregate, d Deps) *aggOp {
@@ -38,8 +45,22 @@ func newAggOp(in Operator, n *planner.Aggregate, d Deps) *aggOp {
 		groups: map[string]*group{}}
 }
 
-func (a *aggOp) Open(ctx context.Context) error { return a.in.Open(ctx) }
-func (a *aggOp) Close() error                   { return a.in.Close() }
+func (a *aggOp) Open(ctx context.Context) error {
+	a.limits = make([]int64, len(a.n.Aggs))
+	for i, c := range a.n.Aggs {
+		a.limits[i] = -1
+		if c.Limit != nil {
+			n, err := intArg(c.Limit, &a.env, "LIMIT")
+			if err != nil {
+				return err
+			}
+			a.limits[i] = n
+		}
+	}
+	return a.in.Open(ctx)
+}
+
+func (a *aggOp) Close() error { return a.in.Close() }
 
 func (a *aggOp) Next() (*Batch, error) {
 	if a.done {
@@ -66,7 +87,10 @@ func (a *aggOp) Next() (*Batch, error) {
 	for _, g := range a.order {
 		row := make([]types.Value, 0, len(g.keys)+len(g.accs))
 		row = append(row, g.keys...)
-		for _, acc := range g.accs {
+		for i, acc := range g.accs {
+			if err := a.foldOrdered(g, i); err != nil {
+				return nil, err
+			}
 			v, err := acc.Result()
 			if err != nil {
 				return nil, err
@@ -82,7 +106,8 @@ func (a *aggOp) Next() (*Batch, error) {
 }
 
 func (a *aggOp) newGroup(keys []types.Value) *group {
-	g := &group{keys: keys, accs: make([]sql.Accumulator, len(a.n.Aggs)), seen: make([]map[string]bool, len(a.n.Aggs))}
+	g := &group{keys: keys, accs: make([]sql.Accumulator, len(a.n.Aggs)), seen: make([]map[string]bool, len(a.n.Aggs)),
+		rows: make([][][]types.Value, len(a.n.Aggs)), taken: make([]int64, len(a.n.Aggs))}
 	for i, c := range a.n.Aggs {
 		ts := make([]*types.Type, len(c.Args))
 		for j, x := range c.Args {
@@ -128,10 +153,10 @@ func (a *aggOp) add(r []types.Value) error {
 			}
 			a.args = append(a.args, v)
 		}
+		if c.SkipsNulls() && a.args[0].IsNull() {
+			continue
+		}
 		if c.Distinct {
-			if a.args[0].IsNull() {
-				continue
-			}
 			k := string(appendKey(nil, a.args[0]))
 			if g.seen[i][k] {
 				continue
@@ -139,16 +164,111 @@ func (a *aggOp) add(r []types.Value) error {
 			g.seen[i][k] = true
 			a.mem += int64(len(k)) + 64
 		}
-		before := g.accs[i].Mem()
-		if err := g.accs[i].Add(a.args); err != nil {
+		if len(c.OrderBy) > 0 {
+			if err := a.buffer(g, i); err != nil {
+				return err
+			}
+			continue
+		}
+		if a.limits[i] >= 0 {
+			if g.taken[i] >= a.limits[i] {
+				continue
+			}
+			g.taken[i]++
+		}
+		if err := a.fold(g, i, a.args); err != nil {
 			return err
 		}
-		a.mem += g.accs[i].Mem() - before
 	}
 	if a.mem > a.limit {
 		return sqlerr.New(sqlerr.ResourceExhausted,
 			"aggregation exceeded its memory limit of %d bytes", a.limit)
 	}
+	return nil
+}
+
+func (a *aggOp) fold(g *group, i int, args []types.Value) error {
+	before := g.accs[i].Mem()
+	if err := g.accs[i].Add(args); err != nil {
+		return err
+	}
+	a.mem += g.accs[i].Mem() - before
+	return nil
+}
+
+// buffer keeps a copy of the current row's arguments (in a.args) and
+// ORDER BY keys for aggregate i. With a LIMIT, the buffer is cut back to
+// the first LIMIT rows in order whenever it holds twice that (plus 64).
+func (a *aggOp) buffer(g *group, i int) error {
+	c := a.n.Aggs[i]
+	r := make([]types.Value, 0, len(a.args)+len(c.OrderBy))
+	for _, v := range a.args {
+		r = append(r, sql.CopyValue(v))
+	}
+	for _, o := range c.OrderBy {
+		v, err := sql.Eval(o.Key, &a.env)
+		if err != nil {
+			return err
+		}
+		r = append(r, sql.CopyValue(v))
+	}
+	g.rows[i] = append(g.rows[i], r)
+	a.mem += rowSize(r)
+	if n, lim := int64(len(g.rows[i])), a.limits[i]; lim >= 0 && n >= 64 && (n-64)/2 >= lim {
+		a.sortRows(g, i)
+		for _, r := range g.rows[i][lim:] {
+			a.mem -= rowSize(r)
+		}
+		g.rows[i] = g.rows[i][:lim:lim]
+	}
+	return nil
+}
+
+// sortRows stably sorts aggregate i's buffered rows by its ORDER BY.
+func (a *aggOp) sortRows(g *group, i int) {
+	c := a.n.Aggs[i]
+	n := len(c.Args)
+	slices.SortStableFunc(g.rows[i], func(x, y []types.Value) int {
+		for k, o := range c.OrderBy {
+			u, v := x[n+k], y[n+k]
+			if un, vn := u.IsNull(), v.IsNull(); un || vn {
+				if un == vn {
+					continue
+				}
+				if un == o.NullsFirst {
+					return -1
+				}
+				return 1
+			}
+			if r := types.Compare(u, v); r != 0 {
+				if o.Desc {
+					return -r
+				}
+				return r
+			}
+		}
+		return 0
+	})
+}
+
+// foldOrdered feeds aggregate i the rows it buffered for its ORDER BY, in
+// order and up to its LIMIT.
+func (a *aggOp) foldOrdered(g *group, i int) error {
+	if len(g.rows[i]) == 0 {
+		return nil
+	}
+	a.sortRows(g, i)
+	rows := g.rows[i]
+	if lim := a.limits[i]; lim >= 0 && int64(len(rows)) > lim {
+		rows = rows[:lim]
+	}
+	n := len(a.n.Aggs[i].Args)
+	for _, r := range rows {
+		if err := a.fold(g, i, r[:n]); err != nil {
+			return err
+		}
+	}
+	g.rows[i] = nil
 	return nil
 }
 

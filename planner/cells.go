@@ -71,13 +71,11 @@ func rewriteAll(rw func(sql.Expr) sql.Expr, es []sql.Expr) []sql.Expr {
 }
 
 // rewriteAggs returns copies of the aggregate calls with rw applied to
-// their arguments.
+// their arguments and ORDER BY keys.
 func rewriteAggs(rw func(sql.Expr) sql.Expr, as []*sql.AggCall) []*sql.AggCall {
 	out := make([]*sql.AggCall, len(as))
 	for i, a := range as {
-		c := *a
-		c.Args = rewriteAll(rw, a.Args)
-		out[i] = &c
+		out[i] = a.Map(rw)
 	}
 	return out
 }

@@ -15,7 +15,7 @@ func prune(scan *Scan, q *sql.Query) {
 	all := []sql.Expr{scan.Residual, q.Where}
 	all = append(all, q.GroupBy...)
 	for _, a := range q.Aggs {
-		all = append(all, a.Args...)
+		all = append(all, a.Inputs()...)
 	}
 	all = append(all, q.Select...)
 	scan.Protos = protoReads(all)
@@ -38,7 +38,7 @@ func prune(scan *Scan, q *sql.Query) {
 		u.expr(g)
 	}
 	for _, a := range q.Aggs {
-		for _, x := range a.Args {
+		for _, x := range a.Inputs() {
 			u.expr(x)
 		}
 	}

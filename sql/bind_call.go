@@ -14,12 +14,25 @@ func (b *binder) bindCall(n *ast.CallExpr, ec *exprCtx) (Expr, error) {
 	for i, id := range n.Func.Idents {
 		parts[i] = strings.ToUpper(id.Name)
 	}
+	for i, id := range n.Func.Idents {
+		if real, ok := b.p.calls[int(id.Pos())]; ok {
+			parts[i] = real // LEFT(...), RIGHT(...): see parsed.calls
+		}
+	}
 	name := strings.Join(parts, ".")
-	if len(n.NamedArgs) > 0 || n.NullHandling != nil || n.Having != nil || n.OrderBy != nil || n.Limit != nil {
+	safe := false
+	if len(parts) == 2 && parts[0] == "SAFE" {
+		name, safe = parts[1], true
+	}
+	if len(n.NamedArgs) > 0 || n.Having != nil ||
+		(n.NullHandling != nil || n.OrderBy != nil || n.Limit != nil) && !isAggregate(name) {
 		return nil, b.errAt(n, sqlerr.NotSupported, "%s: named arguments and aggregate modifiers are not supported", name)
 	}
 	fn := Lookup(name)
 	if fn != nil && fn.Agg != nil {
+		if safe {
+			return nil, b.errAt(n.Func, sqlerr.NotSupported, "the SAFE. prefix is not supported on aggregate function %s", name)
+		}
 		return b.bindAggregate(n, name, n.Args, n.Distinct, ec)
 	}
 	if n.Distinct {
@@ -28,6 +41,17 @@ func (b *binder) bindCall(n *ast.CallExpr, ec *exprCtx) (Expr, error) {
 	args, err := b.bindArgs(name, n.Args, ec)
 	if err != nil {
 		return nil, err
+	}
+	if safe {
+		if fn == nil {
+			return nil, b.errAt(n.Func, sqlerr.UndefinedFunction, "function not found: SAFE.%s%s", name, suggestFunctions(name))
+		}
+		c, err := b.call(n, fn, args)
+		if err != nil {
+			return nil, err
+		}
+		c.(*Call).Safe = true
+		return c, nil
 	}
 	switch name {
 	case "COALESCE", "IFNULL":
@@ -51,7 +75,7 @@ func (b *binder) bindCall(n *ast.CallExpr, ec *exprCtx) (Expr, error) {
 			Else: args[0], T: args[0].Type()}, nil
 	}
 	if fn == nil {
-		return nil, b.errAt(n.Func, sqlerr.UndefinedFunction, "function not found: %s", name)
+		return nil, b.errAt(n.Func, sqlerr.UndefinedFunction, "function not found: %s%s", name, suggestFunctions(name))
 	}
 	return b.call(n, fn, args)
 }
@@ -60,11 +84,29 @@ func (b *binder) bindCall(n *ast.CallExpr, ec *exprCtx) (Expr, error) {
 // one (the date part HOUR of TIMESTAMP_TRUNC, NFKC of NORMALIZE) becomes an
 // upper-case STRING constant.
 func (b *binder) bindArgs(name string, as []ast.Arg, ec *exprCtx) ([]Expr, error) {
+	if err := b.checkLambdaCall(name, as); err != nil {
+		return nil, err
+	}
 	args := make([]Expr, 0, len(as))
 	for i, a := range as {
+		if la, ok := a.(*ast.LambdaArg); ok { // with its array, one argument
+			l, err := b.bindLambda(name, i, la, args, ec)
+			if err != nil {
+				return nil, err
+			}
+			args[0] = l
+			continue
+		}
 		ea, ok := a.(*ast.ExprArg)
 		if !ok {
 			return nil, b.errAt(a, sqlerr.NotSupported, "%s: this kind of argument is not supported", name)
+		}
+		if ex, ok, err := b.bindTimeArg(name, i, ea.Expr, ec); err != nil || ok {
+			args = append(args, ex...)
+			if err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if id, ok := ea.Expr.(*ast.Ident); ok && IsKeywordArg(name, i, id.Name) {
 			args = append(args, &Const{V: types.StringValue(strings.ToUpper(id.Name)), T: types.String})

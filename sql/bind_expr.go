@@ -34,7 +34,9 @@ func (b *binder) bindExpr(n ast.Expr, ec *exprCtx) (Expr, error) {
 	case *ast.ParenExpr:
 		return b.bindExpr(n.Expr, ec)
 	case *ast.Ident:
-		return b.resolvePath([]*ast.Ident{n}, ec.scope)
+		return b.resolveIdent(n, ec)
+	case *ast.ExtractExpr:
+		return b.bindExtract(n, ec)
 	case *ast.Path:
 		return b.resolvePath(n.Idents, ec.scope)
 	case *ast.Param:

@@ -34,3 +34,5 @@
 // whose Path names the fields; Eval decodes just that path from the wire
 // bytes. sql never imports the protobuf runtime.
 package sql
+
+//go:generate go run ../internal/tools/funcdoc -o ../docs/functions.md

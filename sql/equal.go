@@ -35,7 +35,7 @@ func sameNode(a, b Expr) bool {
 		return ok && x.Idx == y.Idx
 	case *Call:
 		y, ok := b.(*Call)
-		return ok && x.Fn == y.Fn && x.Ov == y.Ov
+		return ok && x.Fn == y.Fn && x.Ov == y.Ov && x.Safe == y.Safe
 	case *ProtoGet:
 		return x.equal(b)
 	case *Cast:
@@ -65,6 +65,12 @@ func sameNode(a, b Expr) bool {
 	case *aggMarker:
 		y, ok := b.(*aggMarker)
 		return ok && x.I == y.I
+	case *Lambda:
+		y, ok := b.(*Lambda)
+		return ok && x.Mode == y.Mode && x.Slot == y.Slot && len(x.Params) == len(y.Params)
+	case *LambdaVar:
+		y, ok := b.(*LambdaVar)
+		return ok && x.Slot == y.Slot
 	}
 	return sameType(a, b)
 }

@@ -12,6 +12,11 @@ import (
 type Env struct {
 	Row    []types.Value
 	Params map[string]types.Value
+	// Lambda holds the parameters of the lambdas being applied (LambdaVar).
+	Lambda []types.Value
+	// args is the stack of function arguments being evaluated (evalCall):
+	// reused from row to row, so a call allocates nothing.
+	args []types.Value
 }
 
 // Eval evaluates e. Run-time errors are *sqlerr.Error carrying the byte
@@ -79,6 +84,10 @@ func Eval(e Expr, env *Env) (types.Value, error) {
 		return evalList(e.Elems, env, func(vs []types.Value) types.Value { return types.ArrayValue(e.T, vs) })
 	case *MakeStruct:
 		return evalList(e.Fields, env, func(vs []types.Value) types.Value { return types.StructValue(e.T, vs) })
+	case *Lambda:
+		return evalLambda(e, env)
+	case *LambdaVar:
+		return evalLambdaVar(e, env)
 	}
 	return types.Value{}, sqlerr.New(sqlerr.Internal, "sql: cannot evaluate %T", e)
 }
@@ -89,21 +98,42 @@ func EvalBool(e Expr, env *Env) (bool, error) {
 	return err == nil && !v.IsNull() && v.Bool(), err
 }
 
+// evalCall evaluates the arguments onto env's argument stack, then the
+// function. Overload.Eval must not keep the slice it is given.
+// Arguments that are columns, constants or calls are written straight into
+// their stack slot: a Value is large, and copying it through return values
+// is most of what a cheap function costs.
 func evalCall(e *Call, env *Env) (types.Value, error) {
-	var buf [4]types.Value
-	args := buf[:0]
+	base := len(env.args)
 	for _, a := range e.Args {
-		v, err := Eval(a, env)
+		env.args = append(env.args, types.Value{})
+		slot := len(env.args) - 1
+		var err error
+		switch a := a.(type) {
+		case *ColRef:
+			env.args[slot] = env.Row[a.Idx]
+		case *Const:
+			env.args[slot] = a.V
+		default:
+			var v types.Value
+			v, err = Eval(a, env)
+			env.args[slot] = v
+		}
 		if err != nil {
+			env.args = env.args[:base]
 			return types.Value{}, err
 		}
-		if v.IsNull() && !e.Ov.NullCalls {
+		if !e.Ov.NullCalls && env.args[slot].IsNull() {
+			env.args = env.args[:base]
 			return types.NullOf(e.T), nil
 		}
-		args = append(args, v)
 	}
-	v, err := e.Ov.Eval(args, e.T)
+	v, err := e.Ov.Eval(env.args[base:len(env.args):len(env.args)], e.T)
+	env.args = env.args[:base]
 	if err != nil {
+		if e.Safe {
+			return types.NullOf(e.T), nil
+		}
 		return types.Value{}, at(err, e.Pos)
 	}
 	return v, nil

@@ -23,7 +23,11 @@ func (e *Call) String() string {
 	if e.Fn.Name == "NEG" {
 		return "-" + wrap(e.Args[0])
 	}
-	return e.Fn.Name + "(" + joinExprs(e.Args) + ")"
+	name := e.Fn.Name
+	if e.Safe {
+		name = "SAFE." + name
+	}
+	return name + "(" + joinExprs(e.Args) + ")"
 }
 
 func (e *And) String() string { return joinWrapped(e.Args, " AND ") }

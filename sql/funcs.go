@@ -14,6 +14,10 @@ type Function struct {
 	Name      string
 	Overloads []*Overload
 	Agg       *AggFunc
+	// Volatile functions (RAND, GENERATE_UUID) give a new value on every
+	// call: an expression using one is never constant, so the planner
+	// does not evaluate it once per execution (key ranges, LIMIT).
+	Volatile bool
 }
 
 // Overload is one signature of a scalar function.
@@ -32,7 +36,8 @@ type Overload struct {
 	// generic overload coerce a literal (MAP_CONTAINS_KEY's key).
 	ArgTypes func(args []*types.Type) []*types.Type
 	// Eval computes the result. Unless NullCalls is set, Eval is not called
-	// when an argument is NULL: the result is NULL.
+	// when an argument is NULL: the result is NULL. The argument slice is
+	// reused after Eval returns: a result must not alias it.
 	Eval      func(args []types.Value, ret *types.Type) (types.Value, error)
 	NullCalls bool
 }

@@ -8,7 +8,8 @@ import (
 	"github.com/shale-db/shale/sql/types"
 )
 
-// Aggregates (spec §4.6): all ignore NULL inputs except COUNT(*).
+// Aggregates (spec §4.6): all ignore NULL inputs except COUNT(*) and
+// ARRAY_AGG, which keeps them unless IGNORE NULLS is written.
 func init() {
 	RegisterAgg("COUNT", &AggFunc{CountStar: true, Result: nArgs("COUNT", 1, types.Int64),
 		New: func(*types.Type, []*types.Type) Accumulator { return &countAcc{} }})
@@ -196,10 +197,9 @@ type arrayAcc struct {
 	mem   int64
 }
 
+// Add keeps NULL inputs (ARRAY_AGG respects NULLs unless IGNORE NULLS,
+// which the executor applies, is written).
 func (x *arrayAcc) Add(a []types.Value) error {
-	if a[0].IsNull() {
-		return sqlerr.New(sqlerr.InvalidValue, "ARRAY_AGG: input value must not be NULL")
-	}
 	v := CopyValue(a[0])
 	x.elems = append(x.elems, v)
 	x.mem += ValueSize(v)

@@ -2,7 +2,6 @@ package sql
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 
 	"github.com/shale-db/shale/sql/sqlerr"
@@ -66,47 +65,6 @@ func toVector(width int) func([]types.Value, *types.Type) (types.Value, error) {
 		}
 		return types.ArrayValue(ret, out), nil
 	}
-}
-
-func init() {
-	Register("COSINE_DISTANCE", generic(2, func(a []*types.Type) (*types.Type, error) {
-		for i := range a {
-			if a[i].Kind != types.KindArray || !a[i].Elem.IsNumeric() {
-				return nil, fmt.Errorf("COSINE_DISTANCE expects numeric arrays, got %s", a[i])
-			}
-		}
-		return types.Float64, nil
-	}, cosineDistance))
-	Register("ARRAY_LENGTH", generic(1, func(a []*types.Type) (*types.Type, error) {
-		if err := needKind("ARRAY_LENGTH", 0, types.KindArray, a); err != nil {
-			return nil, err
-		}
-		return types.Int64, nil
-	}, func(a []types.Value, _ *types.Type) (types.Value, error) {
-		return types.Int64Value(int64(a[0].Len())), nil
-	}))
-}
-
-func cosineDistance(a []types.Value, _ *types.Type) (types.Value, error) {
-	x, y := a[0].Elems(), a[1].Elems()
-	if len(x) != len(y) {
-		return types.Value{}, sqlerr.New(sqlerr.InvalidValue,
-			"COSINE_DISTANCE: arrays have different lengths %d and %d", len(x), len(y))
-	}
-	var dot, nx, ny float64
-	for i := range x {
-		if x[i].IsNull() || y[i].IsNull() {
-			return types.Value{}, sqlerr.New(sqlerr.InvalidValue, "COSINE_DISTANCE: NULL array element")
-		}
-		xf, yf := num(x[i]), num(y[i])
-		dot += xf * yf
-		nx += xf * xf
-		ny += yf * yf
-	}
-	if nx == 0 || ny == 0 {
-		return types.Value{}, sqlerr.New(sqlerr.InvalidValue, "COSINE_DISTANCE: zero vector")
-	}
-	return types.Float64Value(1 - dot/(math.Sqrt(nx)*math.Sqrt(ny))), nil
 }
 
 // num reads an INT64 or float value as float64.

@@ -60,28 +60,43 @@ func comparable(op string) func([]*types.Type) (*types.Type, error) {
 }
 
 func compareOp(op string) func([]types.Value, *types.Type) (types.Value, error) {
-	return func(a []types.Value, _ *types.Type) (types.Value, error) {
-		if a[0].IsNaN() || a[1].IsNaN() {
-			return types.BoolValue(op == "!="), nil
-		}
-		c := types.Compare(a[0], a[1])
-		var r bool
-		switch op {
-		case "=":
-			r = c == 0
-		case "!=":
-			r = c != 0
-		case "<":
-			r = c < 0
-		case "<=":
-			r = c <= 0
-		case ">":
-			r = c > 0
-		default:
-			r = c >= 0
-		}
-		return types.BoolValue(r), nil
+	// holds[c+1] is the result for Compare's c.
+	var holds [3]bool
+	switch op {
+	case "=":
+		holds = [3]bool{false, true, false}
+	case "!=":
+		holds = [3]bool{true, false, true}
+	case "<":
+		holds = [3]bool{true, false, false}
+	case "<=":
+		holds = [3]bool{true, true, false}
+	case ">":
+		holds = [3]bool{false, false, true}
+	default:
+		holds = [3]bool{false, true, true}
 	}
+	ne := op == "!="
+	return func(a []types.Value, _ *types.Type) (types.Value, error) {
+		x, y := &a[0], &a[1]
+		if k := x.Kind(); k == types.KindInt64 && y.Kind() == k {
+			return types.BoolValue(holds[cmpInt(x.Int64(), y.Int64())+1]), nil
+		}
+		if x.IsNaN() || y.IsNaN() {
+			return types.BoolValue(ne), nil
+		}
+		return types.BoolValue(holds[types.Compare(*x, *y)+1]), nil
+	}
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 func intOp(f func(a, b int64) (int64, error)) func([]types.Value, *types.Type) (types.Value, error) {

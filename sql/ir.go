@@ -45,6 +45,9 @@ type Call struct {
 	Args []Expr
 	T    *types.Type
 	Pos  int
+	// Safe is the SAFE. prefix: an error raised by the function itself
+	// (not by its arguments) yields NULL.
+	Safe bool
 }
 
 // And is the three-valued conjunction of its arguments.
@@ -208,8 +211,18 @@ func IsConstant(e Expr) bool {
 	switch e := e.(type) {
 	case *Const, *Param:
 		return true
-	case *ColRef:
+	case *ColRef, *LambdaVar:
 		return false
+	case *Call:
+		if e.Fn.Volatile {
+			return false
+		}
+		for _, c := range e.Args {
+			if !IsConstant(c) {
+				return false
+			}
+		}
+		return true
 	default:
 		for _, c := range Children(e) {
 			if !IsConstant(c) {

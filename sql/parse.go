@@ -26,10 +26,14 @@ type parsed struct {
 	// (t(with_history => TRUE), UNPACK((...))) to the alias that follows
 	// it, which memefish does not accept there.
 	tvfAliases map[int]string
+	// calls maps the offset of a function call whose name is a keyword to
+	// memefish (LEFT, RIGHT) to that name; the text holds a placeholder
+	// identifier of the same length there.
+	calls map[int]string
 }
 
 func parse(text string) (*parsed, error) {
-	p := &parsed{text: text, nulls: map[int]bool{}, tvfAliases: map[int]string{}}
+	p := &parsed{text: text, nulls: map[int]bool{}, tvfAliases: map[int]string{}, calls: map[int]string{}}
 	clean := []byte(text)
 	var toks []token.Token
 	if needsPreparse(text) {
@@ -53,6 +57,16 @@ func parse(text string) (*parsed, error) {
 			p.nulls[int(toks[i].Pos)] = isWord(toks[i+1], "FIRST")
 			blank(toks[i])
 			blank(toks[i+1])
+		}
+	}
+	for i := 0; i+1 < len(toks); i++ {
+		if (isWord(toks[i], "LEFT") || isWord(toks[i], "RIGHT")) && toks[i+1].Kind == "(" {
+			// LEFT(s, n): a function, not the join keyword.
+			p.calls[int(toks[i].Pos)] = strings.ToUpper(toks[i].Raw)
+			clean[toks[i].Pos] = 'F'
+			for j := int(toks[i].Pos) + 1; j < int(toks[i].End); j++ {
+				clean[j] = '_'
+			}
 		}
 	}
 	for i := 1; i+1 < len(toks); i++ {
@@ -172,7 +186,8 @@ func aliasAfterCall(toks []token.Token, open int) (string, int) {
 // handles (EXPLAIN, NULLS FIRST|LAST, a table call's alias after "=>"):
 // most queries hold none, and skip a second lexing pass.
 func needsPreparse(text string) bool {
-	return strings.Contains(text, "=>") || containsFold(text, "explain") || containsFold(text, "nulls")
+	return strings.Contains(text, "=>") || containsFold(text, "explain") || containsFold(text, "nulls") ||
+		containsFold(text, "left") || containsFold(text, "right")
 }
 
 // containsFold reports whether text contains the lower-case ASCII word w

@@ -47,10 +47,73 @@ type OrderItem struct {
 
 // AggCall is one aggregate call over the From row.
 type AggCall struct {
-	Fn       *Function
-	Args     []Expr // empty for COUNT(*)
+	Fn   *Function
+	Args []Expr // empty for COUNT(*)
+	// Distinct folds each distinct value of the first argument once.
 	Distinct bool
-	T        *types.Type
+	// Nulls is the {IGNORE | RESPECT} NULLS modifier as written.
+	Nulls NullHandling
+	// OrderBy sorts the group's rows before they are folded, and Limit
+	// (a constant INT64 expression or nil) keeps only the first rows
+	// (STRING_AGG, ARRAY_AGG, ARRAY_CONCAT_AGG).
+	OrderBy []AggOrder
+	Limit   Expr
+	T       *types.Type
+}
+
+// NullHandling is an aggregate's {IGNORE | RESPECT} NULLS modifier.
+type NullHandling uint8
+
+// The NULL handling modifiers; NullsDefault is neither written.
+const (
+	NullsDefault NullHandling = iota
+	IgnoreNulls
+	RespectNulls
+)
+
+// AggOrder is one key of an aggregate's ORDER BY, over the From row.
+type AggOrder struct {
+	Key        Expr
+	Desc       bool
+	NullsFirst bool
+}
+
+// SkipsNulls reports whether rows whose first argument is NULL are dropped
+// before DISTINCT, ORDER BY and LIMIT apply: under IGNORE NULLS, and by
+// default for the aggregates that ignore NULL inputs.
+func (a *AggCall) SkipsNulls() bool {
+	if a.Nulls == NullsDefault {
+		return len(a.Args) > 0 && aggIgnoresNulls[a.Fn.Name]
+	}
+	return a.Nulls == IgnoreNulls
+}
+
+// Inputs returns every expression the call reads from the From row: the
+// arguments, then the ORDER BY keys.
+func (a *AggCall) Inputs() []Expr {
+	if len(a.OrderBy) == 0 {
+		return a.Args
+	}
+	out := append([]Expr(nil), a.Args...)
+	for _, o := range a.OrderBy {
+		out = append(out, o.Key)
+	}
+	return out
+}
+
+// Map returns a copy of the call with fn applied to its arguments and
+// ORDER BY keys (the expressions Inputs returns).
+func (a *AggCall) Map(fn func(Expr) Expr) *AggCall {
+	c := *a
+	c.Args = make([]Expr, len(a.Args))
+	for i, x := range a.Args {
+		c.Args[i] = fn(x)
+	}
+	c.OrderBy = make([]AggOrder, len(a.OrderBy))
+	for i, o := range a.OrderBy {
+		c.OrderBy[i] = AggOrder{Key: fn(o.Key), Desc: o.Desc, NullsFirst: o.NullsFirst}
+	}
+	return &c
 }
 
 func (a *AggCall) String() string {
@@ -61,7 +124,34 @@ func (a *AggCall) String() string {
 	if a.Distinct {
 		d = "DISTINCT "
 	}
-	return a.Fn.Name + "(" + d + joinExprs(a.Args) + ")"
+	s := a.Fn.Name + "(" + d + joinExprs(a.Args)
+	switch a.Nulls {
+	case IgnoreNulls:
+		s += " IGNORE NULLS"
+	case RespectNulls:
+		s += " RESPECT NULLS"
+	}
+	for i, o := range a.OrderBy {
+		if i == 0 {
+			s += " ORDER BY "
+		} else {
+			s += ", "
+		}
+		s += o.Key.String()
+		if o.Desc {
+			s += " DESC"
+		}
+		switch {
+		case o.NullsFirst && o.Desc:
+			s += " NULLS FIRST"
+		case !o.NullsFirst && !o.Desc:
+			s += " NULLS LAST"
+		}
+	}
+	if a.Limit != nil {
+		s += " LIMIT " + a.Limit.String()
+	}
+	return s + ")"
 }
 
 // Source is a FROM item; a sealed sum type.

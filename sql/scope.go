@@ -16,6 +16,9 @@ type scope struct {
 	// tables maps a table's range variable (alias or name) to the scope
 	// indexes of its columns.
 	tables map[string][]int
+	// lambda holds the parameters of the lambdas around the expression
+	// being bound, innermost last; they shadow columns (bind_lambda.go).
+	lambda []lambdaParam
 }
 
 type scopeCol struct {
@@ -70,7 +73,9 @@ func (b *binder) resolvePath(ids []*ast.Ident, sc *scope) (Expr, error) {
 	first := ids[0]
 	rest := ids[1:]
 	var e Expr
-	if i, ok := sc.find(first.Name, nil); ok {
+	if v, ok := sc.lambdaVar(first); ok {
+		e = v
+	} else if i, ok := sc.find(first.Name, nil); ok {
 		e = &ColRef{Idx: i, Name: sc.cols[i].name, T: sc.cols[i].t, Pos: int(first.Pos())}
 	} else if cols, ok := sc.table(first.Name); ok && len(rest) > 0 {
 		i, ok := sc.find(rest[0].Name, cols)

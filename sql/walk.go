@@ -46,6 +46,8 @@ func Children(e Expr) []Expr {
 		return e.Fields
 	case *ProtoGet:
 		return e.children()
+	case *Lambda:
+		return []Expr{e.Arr, e.Body}
 	}
 	return nil
 }
@@ -120,6 +122,10 @@ func withChildren(e Expr, k []Expr) Expr {
 		return &MakeStruct{Fields: k, T: e.T}
 	case *ProtoGet:
 		return e.rebuild(k)
+	case *Lambda:
+		c := *e
+		c.Arr, c.Body = k[0], k[1]
+		return &c
 	}
 	return e
 }

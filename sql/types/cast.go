@@ -123,7 +123,7 @@ func castToInt64(v Value) (Value, error) {
 	case KindBool, KindEnum:
 		return Int64Value(v.i), nil
 	case KindFloat32, KindFloat64:
-		f := math.Round(v.f)
+		f := math.Round(v.Float64())
 		if math.IsNaN(f) || f < -9.223372036854775808e18 || f >= 9.223372036854775808e18 {
 			return Value{}, sqlerr.New(sqlerr.OutOfRange, "int64 overflow: %s", v)
 		}
@@ -148,7 +148,7 @@ func castToFloat(v Value, to *Type) (Value, error) {
 	case KindInt64:
 		f = float64(v.i)
 	case KindFloat32, KindFloat64:
-		f = v.f
+		f = v.Float64()
 	case KindString:
 		var err error
 		f, err = strconv.ParseFloat(strings.TrimSpace(string(v.b)), 64)
@@ -178,9 +178,9 @@ func castToString(v Value) (Value, error) {
 	case KindInt64, KindEnum:
 		return StringValue(strconv.FormatInt(v.i, 10)), nil
 	case KindFloat32:
-		return StringValue(formatFloat(v.f, 32)), nil
+		return StringValue(formatFloat(v.Float64(), 32)), nil
 	case KindFloat64:
-		return StringValue(formatFloat(v.f, 64)), nil
+		return StringValue(formatFloat(v.Float64(), 64)), nil
 	case KindBytes:
 		if !utf8.Valid(v.b) {
 			return Value{}, sqlerr.New(sqlerr.InvalidValue, "invalid UTF-8 in CAST(%s AS STRING)", v)
@@ -189,7 +189,7 @@ func castToString(v Value) (Value, error) {
 	case KindDate:
 		return StringValue(time.Unix(v.i*86400, 0).UTC().Format("2006-01-02")), nil
 	case KindTimestamp:
-		return StringValue(v.Time().Format("2006-01-02 15:04:05.999999Z07:00")), nil
+		return StringValue(v.Time().Format("2006-01-02 15:04:05.999999-07")), nil
 	}
 	return Value{}, badCast(v, String)
 }
@@ -203,7 +203,18 @@ func formatFloat(f float64, bits int) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
-	return strconv.FormatFloat(f, 'g', -1, bits)
+	// GoogleSQL prints the shortest of 15 (FLOAT32: 6) and 17 (9)
+	// significant digits that reads back as the same number, in %g form:
+	// 1234567 rather than 1.234567e+06, 0.1, 1e+20.
+	short, long := 15, 17
+	if bits == 32 {
+		short, long = 6, 9
+	}
+	s := strconv.FormatFloat(f, 'g', short, bits)
+	if back, err := strconv.ParseFloat(s, bits); err != nil || back != f {
+		s = strconv.FormatFloat(f, 'g', long, bits)
+	}
+	return s
 }
 
 func castToDate(v Value) (Value, error) {

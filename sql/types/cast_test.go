@@ -18,6 +18,11 @@ func TestCast(t *testing.T) {
 		{StringValue("2022-01-10T13:14:00Z"), Timestamp, `TIMESTAMP "2022-01-10T13:14:00Z"`},
 		{StringValue("2024-06-01"), Date, `DATE "2024-06-01"`},
 		{Float64Value(1.5), String, `"1.5"`},
+		{Float64Value(1234567), String, `"1234567"`},
+		{Float64Value(0.30000000000000004), String, `"0.30000000000000004"`},
+		{Float64Value(1e20), String, `"1e+20"`},
+		{Float32Value(0.1), String, `"0.1"`},
+		{TimestampValue(1700000000123456), String, `"2023-11-14 22:13:20.123456+00"`},
 	} {
 		got, err := Cast(tc.v, tc.to)
 		if err != nil {

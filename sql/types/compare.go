@@ -27,7 +27,7 @@ func Compare(a, b Value) int {
 	}
 	switch ak {
 	case KindFloat32, KindFloat64:
-		return compareFloat(a.f, b.f)
+		return compareFloat(a.Float64(), b.Float64())
 	case KindString, KindBytes, KindProto:
 		return bytes.Compare(a.b, b.b)
 	case KindArray, KindStruct, KindMap:
@@ -47,7 +47,7 @@ func toFloat(v Value) float64 {
 	if v.Kind() == KindInt64 {
 		return float64(v.i)
 	}
-	return v.f
+	return v.Float64()
 }
 
 // compareFloat orders NaN first, as GoogleSQL does.

@@ -30,9 +30,9 @@ func (v Value) format(b *strings.Builder) {
 	case KindInt64, KindEnum:
 		b.WriteString(strconv.FormatInt(v.i, 10))
 	case KindFloat32:
-		b.WriteString(strconv.FormatFloat(v.f, 'g', -1, 32))
+		b.WriteString(strconv.FormatFloat(v.Float64(), 'g', -1, 32))
 	case KindFloat64:
-		b.WriteString(strconv.FormatFloat(v.f, 'g', -1, 64))
+		b.WriteString(strconv.FormatFloat(v.Float64(), 'g', -1, 64))
 	case KindString:
 		b.WriteString(strconv.Quote(string(v.b)))
 	case KindBytes, KindProto:

@@ -163,5 +163,5 @@ func (v Value) MapGet(key Value) (Value, bool) {
 
 // IsNaN reports whether a float value is NaN.
 func (v Value) IsNaN() bool {
-	return (v.Kind() == KindFloat64 || v.Kind() == KindFloat32) && math.IsNaN(v.f)
+	return (v.Kind() == KindFloat64 || v.Kind() == KindFloat32) && math.IsNaN(v.Float64())
 }

@@ -1,0 +1,82 @@
+package sql
+
+import (
+	"sort"
+	"strings"
+)
+
+// suggestFunctions returns ", did you mean X, Y?" naming the registered
+// functions closest to an unknown name (by edit distance, and names that
+// contain it), or "" when nothing is close.
+func suggestFunctions(name string) string {
+	type cand struct {
+		name string
+		dist int
+	}
+	var cs []cand
+	limit := max(2, len(name)/3)
+	for n := range registry {
+		if !isUserFunction(n) {
+			continue
+		}
+		d := editDistance(name, n)
+		if len(name) >= 4 && (strings.Contains(n, name) || strings.Contains(name, n)) {
+			d = min(d, 1)
+		}
+		if d <= limit {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].dist != cs[j].dist {
+			return cs[i].dist < cs[j].dist
+		}
+		return cs[i].name < cs[j].name
+	})
+	if len(cs) > 3 {
+		cs = cs[:3]
+	}
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.name
+	}
+	return "; did you mean " + strings.Join(names, ", ") + "?"
+}
+
+// isUserFunction reports whether a registry name is callable by name (the
+// operators are registered under their symbols and NEG).
+func isUserFunction(n string) bool {
+	if n == "NEG" || n == "LIKE" {
+		return false
+	}
+	for _, r := range n {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// editDistance is the Levenshtein distance between a and b (ASCII names).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
