@@ -20,6 +20,7 @@ type aggOp struct {
 	env    sql.Env
 	limit  int64
 	groups map[string]*group
+	single *group   // the only group of an aggregation without GROUP BY
 	order  []*group // first-seen order, for deterministic output
 	mem    int64
 	out    Batch
@@ -133,7 +134,10 @@ func (a *aggOp) add(r []types.Value) error {
 		a.key = appendKey(a.key, v)
 		keys = append(keys, v)
 	}
-	g := a.groups[string(a.key)]
+	g := a.single
+	if g == nil {
+		g = a.groups[string(a.key)]
+	}
 	if g == nil {
 		for i, k := range keys {
 			keys[i] = sql.CopyValue(k)
@@ -141,17 +145,19 @@ func (a *aggOp) add(r []types.Value) error {
 		}
 		g = a.newGroup(keys)
 		a.groups[string(a.key)] = g
+		if len(a.n.GroupBy) == 0 {
+			a.single = g // one group: no lookup per row
+		}
 		a.order = append(a.order, g)
 		a.mem += int64(len(a.key)) + 128
 	}
 	for i, c := range a.n.Aggs {
 		a.args = a.args[:0]
 		for _, x := range c.Args {
-			v, err := sql.Eval(x, &a.env)
-			if err != nil {
+			a.args = append(a.args, types.Value{})
+			if err := sql.EvalInto(&a.args[len(a.args)-1], x, &a.env); err != nil {
 				return err
 			}
-			a.args = append(a.args, v)
 		}
 		if c.SkipsNulls() && a.args[0].IsNull() {
 			continue

@@ -45,7 +45,35 @@ func (s *scanOp) buildRow(r *storage.Row) ([]types.Value, error) {
 		}
 		cells = cells[j:]
 	}
-	return s.vals[start : start+w : start+w], nil
+	row := s.vals[start : start+w : start+w]
+	s.extract(row, r.Key)
+	return row, nil
+}
+
+// extract decodes the protobuf fields the scan extracts (planner
+// Scan.Extracts). A transient cell column holds bytes in storage's buffer,
+// valid only until the next row: a field that fails to decode leaves its
+// column unset, and its cell is then copied into the batch so that the
+// expression's fallback can report the error.
+func (s *scanOp) extract(row []types.Value, key []byte) {
+	for _, x := range s.n.Extracts {
+		in := row[x.In]
+		if in.IsNull() {
+			row[x.Col] = types.NullOf(x.Get.Type())
+			continue
+		}
+		v, err := x.Get.Extract(in.Bytes())
+		if err == nil {
+			row[x.Col] = v
+			continue
+		}
+		if s.n.TransientCol(x.In) {
+			row[x.In] = types.BytesValue(s.copyBytes(in.Bytes()))
+		}
+		if s.n.KeyOnError && row[0].IsNull() {
+			row[0] = types.BytesValue(s.copyBytes(key))
+		}
+	}
 }
 
 // decodeKey decodes key (in the batch slab) into the key-field columns.
@@ -106,7 +134,12 @@ func (s *scanOp) directCells(rd planner.FamilyRead, cells []storage.Cell, row []
 			k++
 		}
 		if k < len(rd.Qualifiers) && string(rd.Qualifiers[k]) == string(q) {
-			v := s.decode(rd.Family, cells[i].Value)
+			var v types.Value
+			if rd.Transient != nil && rd.Transient[k] {
+				v = types.BytesValue(cells[i].Value) // storage's buffer: see buildRow
+			} else {
+				v = s.decode(rd.Family, cells[i].Value)
+			}
 			if v.IsNull() {
 				v = null
 			}

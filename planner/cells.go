@@ -43,6 +43,9 @@ func directCells(scan *Scan) func(sql.Expr) sql.Expr {
 			return nil
 		}
 		out, _ := sql.Rewrite(e, func(x sql.Expr) (sql.Expr, error) {
+			if p, ok := x.(*sql.ProtoGet); ok {
+				return extractField(scan, p), nil
+			}
 			g, ok := x.(*sql.MapGet)
 			if !ok {
 				return x, nil
@@ -59,6 +62,106 @@ func directCells(scan *Scan) func(sql.Expr) sql.Expr {
 		})
 		return out
 	}
+}
+
+// extractField has the scan extract a protobuf field read from a cell
+// column (CAST(cf['q'] AS b.pkg.Msg).path) while it builds the row: the
+// field gets a column of its own and p becomes a sql.Precomputed reading
+// it. The same field read twice shares one column. Whole messages (no
+// path) and messages not read straight from a cell are left to the
+// expression evaluator.
+func extractField(scan *Scan, p *sql.ProtoGet) sql.Expr {
+	in, ok := p.X.(*sql.ColRef)
+	if !ok || len(p.Path) == 0 || in.Idx < scan.Table.FamilyCol(len(scan.Table.Families)) {
+		return p
+	}
+	for _, x := range scan.Extracts {
+		if sql.Equal(x.Get, p) {
+			return &sql.Precomputed{Col: x.Col, X: p}
+		}
+	}
+	scan.Extracts = append(scan.Extracts, Extract{Get: p, In: in.Idx, Col: scan.Width})
+	scan.Width++
+	return &sql.Precomputed{Col: scan.Width - 1, X: p}
+}
+
+// markTransient sets FamilyRead.Transient for the cell columns that no
+// expression reads except through an extracted field: the scan then
+// decodes their fields straight from storage's buffer and copies a cell
+// only when a field fails to decode (the fallback needs its bytes).
+func markTransient(scan *Scan, exprs []sql.Expr) {
+	used := map[int]bool{}
+	for _, e := range exprs {
+		if e == nil {
+			continue
+		}
+		sql.Walk(e, func(x sql.Expr) bool {
+			switch x := x.(type) {
+			case *sql.Precomputed:
+				return false
+			case *sql.ColRef:
+				used[x.Idx] = true
+			}
+			return true
+		})
+	}
+	// A field of a variable-width type would point into the cell's
+	// bytes, so only cells whose extracted fields are all fixed-width
+	// qualify.
+	if scan.NeedKey && !used[0] && len(scan.Extracts) > 0 {
+		// `_key` is read only by the extracted fields' error messages.
+		scan.NeedKey, scan.KeyOnError = false, true
+	}
+	extracted := map[int]bool{}
+	for _, x := range scan.Extracts {
+		ok, seen := extracted[x.In]
+		extracted[x.In] = (ok || !seen) && fixedWidth(x.Get.Type())
+	}
+	for i := range scan.Reads {
+		rd := &scan.Reads[i]
+		for k, c := range rd.CellCols {
+			if extracted[c] && !used[c] {
+				if rd.Transient == nil {
+					rd.Transient = make([]bool, len(rd.CellCols))
+				}
+				rd.Transient[k] = true
+			}
+		}
+	}
+}
+
+func fixedWidth(t *types.Type) bool {
+	switch t.Kind {
+	case types.KindBool, types.KindInt64, types.KindFloat32, types.KindFloat64, types.KindDate,
+		types.KindTimestamp, types.KindEnum:
+		return true
+	}
+	return false
+}
+
+// TransientCol reports whether row column c is a transient cell column.
+func (n *Scan) TransientCol(c int) bool {
+	for _, rd := range n.Reads {
+		for k, cc := range rd.CellCols {
+			if cc == c {
+				return rd.Transient != nil && rd.Transient[k]
+			}
+		}
+	}
+	return false
+}
+
+// aggInputs returns the expressions of the aggregate calls and, for an
+// ungrouped query, the select list.
+func aggInputs(aggs []*sql.AggCall, sel []sql.Expr, grouped bool) []sql.Expr {
+	var out []sql.Expr
+	for _, a := range aggs {
+		out = append(out, a.Inputs()...)
+	}
+	if !grouped {
+		out = append(out, sel...)
+	}
+	return out
 }
 
 // rewriteAll applies rw to each expression, returning a new slice.

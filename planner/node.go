@@ -32,6 +32,17 @@ type FamilyRead struct {
 	// the newest cell of Qualifiers[i] goes to row column CellCols[i]
 	// (NULL when absent) and column Col stays NULL (directCells).
 	CellCols []int
+	// Transient[i] marks a cell column read only to extract protobuf
+	// fields from (markTransient): the scan does not keep its bytes.
+	Transient []bool
+}
+
+// Extract is one protobuf field a scan decodes from cell column In into
+// column Col; a message that does not parse leaves Col unset, and the
+// sql.Precomputed reading it falls back to Get (which reports the error).
+type Extract struct {
+	Get     *sql.ProtoGet
+	In, Col int
 }
 
 // Scan reads rows of a table.
@@ -48,8 +59,14 @@ type Scan struct {
 	Reads     []FamilyRead
 	// Protos are the protobuf field paths the query reads, per cell and
 	// message (EXPLAIN; each is decoded alone from the wire bytes).
-	Protos  []ProtoRead
-	History bool
+	Protos []ProtoRead
+	// Extracts are the protobuf fields the scan decodes into columns of
+	// their own as it builds each row (extractField).
+	Extracts []Extract
+	// KeyOnError: `_key` is read only to name the row when an extracted
+	// field fails to decode, so the scan copies it only then.
+	KeyOnError bool
+	History    bool
 	// Temporal bounds, constant expressions or nil (spec §4.3).
 	AsOf, After, AfterOrEqual, Before, BeforeOrEqual, LatestN sql.Expr
 	Keys                                                      KeySet

@@ -31,6 +31,7 @@ func planQuery(q *sql.Query) (Node, error) {
 				if !q.Grouped {
 					sel = rewriteAll(rw, sel)
 				}
+				markTransient(scan, append(append([]sql.Expr{scan.Residual}, groupBy...), aggInputs(aggs, sel, q.Grouped)...))
 			}
 		}
 	}

@@ -78,12 +78,11 @@ func malformed(f *Field, format string, args ...any) error {
 func level(b []byte, f *Field, visit func(typ protowire.Type, v []byte) error, reset func()) error {
 	num := protowire.Number(f.Number)
 	for len(b) > 0 {
-		n, typ, tl := protowire.ConsumeTag(b)
+		n, typ, tl, vl := consumeField(b)
 		if tl < 0 {
 			return malformed(f, "bad tag: %v", protowire.ParseError(tl))
 		}
 		b = b[tl:]
-		vl := protowire.ConsumeFieldValue(n, typ, b)
 		if vl < 0 {
 			return malformed(f, "field %d: %v", n, protowire.ParseError(vl))
 		}
@@ -101,6 +100,43 @@ func level(b []byte, f *Field, visit func(typ protowire.Type, v []byte) error, r
 		}
 	}
 	return nil
+}
+
+// consumeField parses the tag at the start of b and measures the field
+// value after it: tl is the tag's length and vl the value's, or a negative
+// protowire error code. One-byte tags of the common wire types, with short
+// varints and one-byte lengths, take a fast path that protowire's general
+// functions do not inline; everything else goes through them.
+func consumeField(b []byte) (n protowire.Number, typ protowire.Type, tl, vl int) {
+	if t := b[0]; t < 0x80 && t >= 8 {
+		n, typ = protowire.Number(t>>3), protowire.Type(t&7)
+		rest := b[1:]
+		switch typ {
+		case protowire.VarintType:
+			for i := 0; i < len(rest) && i < 9; i++ {
+				if rest[i] < 0x80 {
+					return n, typ, 1, i + 1
+				}
+			}
+		case protowire.Fixed64Type:
+			if len(rest) >= 8 {
+				return n, typ, 1, 8
+			}
+		case protowire.Fixed32Type:
+			if len(rest) >= 4 {
+				return n, typ, 1, 4
+			}
+		case protowire.BytesType:
+			if len(rest) > 0 && rest[0] < 0x80 && int(rest[0]) < len(rest) {
+				return n, typ, 1, 1 + int(rest[0])
+			}
+		}
+	}
+	n, typ, tl = protowire.ConsumeTag(b)
+	if tl < 0 {
+		return 0, 0, tl, 0
+	}
+	return n, typ, tl, protowire.ConsumeFieldValue(n, typ, b[tl:])
 }
 
 // messageBytes returns the (merged) bytes of singular message field f.
@@ -158,6 +194,9 @@ func decodeField(b []byte, f *Field) (types.Value, error) {
 		}
 		return types.ProtoValue(f.Type, body), nil
 	}
+	if f.oneof == nil {
+		return decodeSingular(b, f)
+	}
 	val := f.def
 	err := level(b, f, func(typ protowire.Type, v []byte) error {
 		if typ != f.wire {
@@ -170,6 +209,33 @@ func decodeField(b []byte, f *Field) (types.Value, error) {
 		return err
 	}, func() { val = f.def })
 	return val, err
+}
+
+// decodeSingular is decodeField for a singular scalar outside a oneof:
+// level's walk without its callbacks, which cost more than the decoding
+// when a query reads one number per row.
+func decodeSingular(b []byte, f *Field) (types.Value, error) {
+	num := protowire.Number(f.Number)
+	val := f.def
+	for len(b) > 0 {
+		n, typ, tl, vl := consumeField(b)
+		if tl < 0 {
+			return types.Value{}, malformed(f, "bad tag: %v", protowire.ParseError(tl))
+		}
+		if vl < 0 {
+			return types.Value{}, malformed(f, "field %d: %v", n, protowire.ParseError(vl))
+		}
+		v := b[tl : tl+vl]
+		b = b[tl+vl:]
+		if n == num && typ == f.wire { // another wire type: an unknown field
+			x, _, err := decodeScalar(f, f.Type, v)
+			if err != nil {
+				return types.Value{}, err
+			}
+			val = x // the last occurrence wins
+		}
+	}
+	return val, nil
 }
 
 func decodeRepeated(b []byte, f *Field) (types.Value, error) {

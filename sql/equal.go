@@ -38,6 +38,9 @@ func sameNode(a, b Expr) bool {
 		return ok && x.Fn == y.Fn && x.Ov == y.Ov && x.Safe == y.Safe
 	case *ProtoGet:
 		return x.equal(b)
+	case *Precomputed:
+		y, ok := b.(*Precomputed)
+		return ok && x.Col == y.Col
 	case *Cast:
 		y, ok := b.(*Cast)
 		return ok && x.T.Equal(y.T) && x.Safe == y.Safe

@@ -70,6 +70,8 @@ func Eval(e Expr, env *Env) (types.Value, error) {
 		return evalCast(e, env)
 	case *ProtoGet:
 		return evalProto(e, env)
+	case *Precomputed:
+		return evalPrecomputed(e, env)
 	case *MapGet:
 		return evalMapGet(e, env)
 	case *Index:
@@ -96,6 +98,28 @@ func Eval(e Expr, env *Env) (types.Value, error) {
 func EvalBool(e Expr, env *Env) (bool, error) {
 	v, err := Eval(e, env)
 	return err == nil && !v.IsNull() && v.Bool(), err
+}
+
+// EvalInto evaluates e into *dst: Eval, with columns, constants and
+// precomputed columns copied straight from where they are (the common
+// arguments of aggregates and projections).
+func EvalInto(dst *types.Value, e Expr, env *Env) error {
+	switch e := e.(type) {
+	case *ColRef:
+		*dst = env.Row[e.Idx]
+		return nil
+	case *Const:
+		*dst = e.V
+		return nil
+	case *Precomputed:
+		if v := &env.Row[e.Col]; v.Type() != nil {
+			*dst = *v
+			return nil
+		}
+	}
+	v, err := Eval(e, env)
+	*dst = v
+	return err
 }
 
 // evalCall evaluates the arguments onto env's argument stack, then the

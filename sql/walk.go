@@ -48,6 +48,8 @@ func Children(e Expr) []Expr {
 		return e.children()
 	case *Lambda:
 		return []Expr{e.Arr, e.Body}
+	case *Precomputed:
+		return []Expr{e.X}
 	}
 	return nil
 }
@@ -126,6 +128,8 @@ func withChildren(e Expr, k []Expr) Expr {
 		c := *e
 		c.Arr, c.Body = k[0], k[1]
 		return &c
+	case *Precomputed:
+		return &Precomputed{Col: e.Col, X: k[0]}
 	}
 	return e
 }
