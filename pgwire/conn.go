@@ -51,6 +51,7 @@ type conn struct {
 		sync.Mutex
 		running context.CancelFunc // the executing portal's, for CancelRequest
 	}
+	watchTimer *time.Timer // starts the reader's read-ahead (setRunning)
 }
 
 // serveConn runs a connection from its first byte to its close.
@@ -74,10 +75,6 @@ func (s *Server) serveConn(nc net.Conn) {
 	if !c.startup() {
 		return
 	}
-	c.rd.watch(func() {
-		c.cancel() // stops a running query of a client that hung up
-		c.nc.SetWriteDeadline(time.Now())
-	})
 	c.loop()
 }
 
@@ -199,10 +196,41 @@ func (c *conn) cancelRunning() {
 }
 
 // setRunning records the cancel function of the portal executing now.
+// A query still running after watchDelay starts the reader's read-ahead
+// (connReader.watch), so that a client hanging up stops it; quick queries
+// never pay for the read-ahead goroutine's handoffs.
 func (c *conn) setRunning(cancel context.CancelFunc) {
 	c.mu.Lock()
 	c.mu.running = cancel
 	c.mu.Unlock()
+	if c.rd.watching() {
+		return
+	}
+	if cancel != nil {
+		if c.watchTimer == nil {
+			c.watchTimer = time.AfterFunc(watchDelay, c.startWatch)
+		} else {
+			c.watchTimer.Reset(watchDelay)
+		}
+		return
+	}
+	if c.watchTimer != nil && !c.watchTimer.Stop() {
+		// The timer fired: let startWatch finish before the session reads
+		// again, so that only one goroutine ever reads the connection.
+		c.rd.waitWatching()
+	}
+}
+
+// watchDelay is how long a query runs before the session watches its
+// connection for a hang-up.
+const watchDelay = 10 * time.Millisecond
+
+// startWatch starts the read-ahead that notices a client's hang-up.
+func (c *conn) startWatch() {
+	c.rd.watch(func() {
+		c.cancel() // stops a running query of a client that hung up
+		c.nc.SetWriteDeadline(time.Now())
+	})
 }
 
 // closePortals closes every portal.

@@ -9,16 +9,18 @@ import (
 // consumed yet (backpressure for clients that pipeline a lot).
 const readAhead = 256 << 10
 
-// connReader reads a connection for the session. In startup it reads
-// synchronously; once the session is established, watch starts a goroutine
-// that reads ahead, so that a client's hang-up is noticed (and its running
-// query canceled through onHangup) even while the session is busy
-// producing rows rather than reading.
+// connReader reads a connection for the session. It reads synchronously
+// until the session's first long-running query (conn.setRunning); then
+// watch starts a goroutine that reads ahead, so that a client's hang-up is
+// noticed (and its running query canceled through onHangup) even while the
+// session is busy producing rows rather than reading.
 type connReader struct {
-	nc       net.Conn
-	onHangup func() // called once, from the reading goroutine
-	done     chan struct{}
-	mu       struct {
+	nc          net.Conn
+	onHangup    func() // called once, from the reading goroutine
+	done        chan struct{}
+	started     chan struct{} // closed once watch has switched to read-ahead
+	startedOnce sync.Once
+	mu          struct {
 		sync.Mutex
 		cond   sync.Cond
 		data   []byte
@@ -30,18 +32,45 @@ type connReader struct {
 }
 
 func newConnReader(nc net.Conn) *connReader {
-	r := &connReader{nc: nc, done: make(chan struct{})}
+	r := &connReader{nc: nc, done: make(chan struct{}), started: make(chan struct{})}
 	r.mu.cond.L = &r.mu.Mutex
 	return r
 }
 
-// watch starts reading ahead; stop joins the goroutine.
+// watch starts reading ahead; stop joins the goroutine. The session must
+// not be inside Read when it is called.
 func (r *connReader) watch(onHangup func()) {
-	r.onHangup = onHangup
 	r.mu.Lock()
+	if r.mu.async {
+		r.mu.Unlock()
+		return
+	}
+	if r.mu.closed {
+		r.mu.Unlock()
+		r.startedOnce.Do(func() { close(r.started) }) // nobody reads any more: do not block waitWatching
+		return
+	}
+	r.onHangup = onHangup
 	r.mu.async = true
 	r.mu.Unlock()
 	go r.loop()
+	r.startedOnce.Do(func() { close(r.started) })
+}
+
+// watching reports whether the read-ahead runs.
+func (r *connReader) watching() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.mu.async
+}
+
+// waitWatching waits until watch has switched to read-ahead (or the reader
+// is closed).
+func (r *connReader) waitWatching() {
+	select {
+	case <-r.started:
+	case <-r.done:
+	}
 }
 
 func (r *connReader) loop() {

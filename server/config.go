@@ -12,7 +12,8 @@ type Config struct {
 	DataDir string
 	// GRPCAddr serves the Bigtable APIs (default 127.0.0.1:8086).
 	GRPCAddr string
-	// HTTPAddr serves /healthz and /metrics (default 127.0.0.1:8087).
+	// HTTPAddr serves /healthz, /metrics and /debug/pprof (default
+	// 127.0.0.1:8087).
 	HTTPAddr string
 	// PGAddr serves the PostgreSQL wire protocol ("" disables it).
 	PGAddr string

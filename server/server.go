@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -81,6 +82,12 @@ func Start(cfg Config) (*Server, error) {
 		fmt.Fprintln(w, "ok")
 	})
 	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	// Go's profiler, on the same loopback-by-default listener as /metrics:
+	// `go tool pprof http://127.0.0.1:8087/debug/pprof/profile`.
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	s.http = &http.Server{Handler: mux}
 
 	s.serve("grpc", func() error { return s.grpc.Serve(s.grpcLis) })

@@ -170,9 +170,14 @@ func (it *RowIterator) readRow() bool {
 			sp := it.spans[it.spanIdx]
 			it.iter.SetBounds(sp.lower, sp.upper)
 			var ok bool
-			if it.reversed {
+			switch {
+			case it.reversed:
 				ok = it.iter.Last()
-			} else {
+			case isRowSpan(sp):
+				// One row: its bloom filters let Pebble skip the sstables
+				// that do not hold it.
+				ok = it.iter.SeekPrefixGE(sp.lower)
+			default:
 				ok = it.iter.First()
 			}
 			it.positioned = true
