@@ -105,16 +105,14 @@ func Open(dir string, opts Options) (*Engine, error) {
 	cache := pebble.NewCache(opts.CacheSize)
 	defer cache.Unref() // the DB holds its own reference
 	po := &pebble.Options{
-		FS:       opts.FS,
-		Logger:   quietLogger{},
-		Cache:    cache,
-		Comparer: comparer,
+		FS:     opts.FS,
+		Logger: quietLogger{},
+		Cache:  cache,
 	}
 	if opts.InMemory && po.FS == nil {
 		po.FS = vfs.NewMem()
 	}
 	po.Levels[0].BlockSize = 32 << 10
-	po.Levels[0].FilterPolicy = rowFilter // later levels inherit it
 	po.MemTableSize = 64 << 20
 	if opts.Pebble != nil {
 		opts.Pebble(po)

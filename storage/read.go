@@ -170,14 +170,9 @@ func (it *RowIterator) readRow() bool {
 			sp := it.spans[it.spanIdx]
 			it.iter.SetBounds(sp.lower, sp.upper)
 			var ok bool
-			switch {
-			case it.reversed:
+			if it.reversed {
 				ok = it.iter.Last()
-			case isRowSpan(sp):
-				// One row: its bloom filters let Pebble skip the sstables
-				// that do not hold it.
-				ok = it.iter.SeekPrefixGE(sp.lower)
-			default:
+			} else {
 				ok = it.iter.First()
 			}
 			it.positioned = true
