@@ -18,6 +18,14 @@ func prune(scan *Scan, q *sql.Query) {
 		all = append(all, a.Inputs()...)
 	}
 	all = append(all, q.Select...)
+	for s := q.From; s != nil; {
+		j, ok := s.(*sql.UnnestJoin)
+		if !ok {
+			break
+		}
+		all = append(all, j.Array)
+		s = j.Left
+	}
 	scan.Protos = protoReads(all)
 	u := &usage{width: scan.Width, firstFam: scan.Table.FamilyCol(0), quals: map[int][][]byte{}, whole: map[int]bool{}}
 	u.expr(scan.Residual)
