@@ -32,6 +32,10 @@ type Config struct {
 	NoSync bool
 	// CacheSize is the storage block cache in bytes (0: storage's default).
 	CacheSize int64
+	// GCPercent is the Go garbage collector's target (GOGC) for the
+	// process: 0 means DefaultGCPercent, negative leaves the runtime's
+	// setting alone. The GOGC environment variable, when set, wins.
+	GCPercent int
 	// SweepInterval is the storage maintenance period (0: default).
 	SweepInterval time.Duration
 	// Demo loads the demo instance (LoadDemo) before serving.

@@ -35,6 +35,7 @@ type Server struct {
 
 // Start opens storage and starts every listener.
 func Start(cfg Config) (*Server, error) {
+	tuneGC(cfg.GCPercent)
 	cfg.ensureDefaults()
 	s := &Server{cfg: cfg, metrics: newMetrics(), errs: make(chan error, 3)}
 	opts := storage.Options{NoSync: cfg.NoSync, SweepInterval: cfg.SweepInterval, CacheSize: cfg.CacheSize, Logger: cfg.Logger}

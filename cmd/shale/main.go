@@ -70,6 +70,8 @@ func serveFlags(fs *flag.FlagSet) (cfg *server.Config, sync *bool, cacheMiB *int
 	fs.IntVar(&cfg.PGMaxConns, "pg-max-conns", 100, "maximum concurrent PostgreSQL sessions (0: no limit)")
 	sync = fs.Bool("sync", true, "sync the WAL before acknowledging a write")
 	cacheMiB = fs.Int64("cache-size", 512, "storage block cache, in MiB (taken as data is read)")
+	fs.IntVar(&cfg.GCPercent, "gc-percent", server.DefaultGCPercent,
+		"Go garbage collector target (GOGC); the GOGC environment variable wins; -1 leaves Go's default")
 	return cfg, sync, cacheMiB
 }
 
