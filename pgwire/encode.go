@@ -29,6 +29,7 @@ type encoder struct {
 	loc         *time.Location
 	floatDigits int // extra_float_digits
 	scratch     []byte
+	protoBuf    []byte // protojson of a PROTO value (encode_json.go)
 }
 
 func newEncoder() *encoder { return &encoder{loc: time.UTC, floatDigits: 1} }

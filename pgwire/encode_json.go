@@ -11,10 +11,11 @@ import (
 )
 
 // appendJSON appends the jsonb rendering of v (doc.go, "Types"): MAP and
-// STRUCT as objects, ARRAY as arrays, BYTES and PROTO as strings (the text
-// itself when it is UTF-8 and does not begin with \x, else "\x" and hex),
-// TIMESTAMP and DATE as ISO 8601 strings, non-finite floats as "NaN",
-// "Infinity" and "-Infinity".
+// STRUCT as objects, ARRAY as arrays, PROTO through its type's AppendJSON
+// hook (protojson), BYTES — and a PROTO without a hook or whose hook fails
+// — as strings (the text itself when it is UTF-8 and does not begin with
+// \x, else "\x" and hex), TIMESTAMP and DATE as ISO 8601 strings,
+// non-finite floats as "NaN", "Infinity" and "-Infinity".
 func (e *encoder) appendJSON(dst []byte, v types.Value) []byte {
 	if v.IsNull() {
 		return append(dst, "null"...)
@@ -41,8 +42,10 @@ func (e *encoder) appendJSON(dst []byte, v types.Value) []byte {
 		return strconv.AppendFloat(dst, f, 'g', -1, bits)
 	case types.KindString:
 		return appendJSONString(dst, v.Bytes())
-	case types.KindBytes, types.KindProto:
+	case types.KindBytes:
 		return appendJSONBytes(dst, v.Bytes())
+	case types.KindProto:
+		return e.appendJSONProto(dst, v)
 	case types.KindDate:
 		dst = append(dst, '"')
 		return append(appendDate(dst, v.Int64()), '"')
@@ -88,6 +91,63 @@ func (e *encoder) appendJSON(dst []byte, v types.Value) []byte {
 		return append(dst, '}')
 	}
 	return append(dst, "null"...)
+}
+
+// maxProtoBuf is the largest protojson buffer an encoder keeps between
+// values.
+const maxProtoBuf = 1 << 20
+
+// appendJSONProto appends a PROTO value: the JSON its type's AppendJSON
+// hook renders (protojson, set by protoschema), re-spaced as jsonb prints
+// (", " and ": ", no other whitespace, so the text does not depend on
+// protojson's deliberately unstable spacing). Without a hook, or when it
+// fails (bytes that do not parse as the message), the value renders as
+// BYTES do, so one bad cell never breaks a result stream.
+func (e *encoder) appendJSONProto(dst []byte, v types.Value) []byte {
+	hook := v.Type().AppendJSON
+	if hook == nil {
+		return appendJSONBytes(dst, v.Bytes())
+	}
+	js, err := hook(e.protoBuf[:0], v.Bytes())
+	if err != nil {
+		return appendJSONBytes(dst, v.Bytes())
+	}
+	if cap(js) <= maxProtoBuf {
+		e.protoBuf = js[:0]
+	}
+	return appendJSONSpaced(dst, js)
+}
+
+// appendJSONSpaced appends src, JSON text, with the whitespace between
+// tokens replaced by jsonb's: one space after each ',' and ':'. Strings
+// are copied verbatim.
+func appendJSONSpaced(dst, src []byte) []byte {
+	inStr, esc := false, false
+	for _, c := range src {
+		if inStr {
+			dst = append(dst, c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case ',', ':':
+			dst = append(dst, c, ' ')
+		case '"':
+			inStr = true
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // appendJSONKey appends a map key as a JSON string.

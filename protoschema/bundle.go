@@ -13,6 +13,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/shale-db/shale/sql/types"
 )
 
 // ErrMalformed marks bytes that are not a valid serialization of a message.
@@ -26,8 +29,12 @@ type Bundle struct {
 	name  string
 	files *protoregistry.Files
 
-	mu   sync.Mutex
-	msgs map[protoreflect.FullName]*Message
+	mu    sync.Mutex
+	msgs  map[protoreflect.FullName]*Message
+	types map[protoreflect.FullName]*types.Type // PROTO types (json.go)
+
+	resOnce sync.Once
+	res     *dynamicpb.Types // for rendering whole messages (json.go)
 }
 
 // Load parses a serialized FileDescriptorSet (every import included) as
@@ -41,7 +48,8 @@ func Load(name string, descriptors []byte) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("protoschema: bundle %q: %v", name, err)
 	}
-	return &Bundle{name: name, files: files, msgs: map[protoreflect.FullName]*Message{}}, nil
+	return &Bundle{name: name, files: files, msgs: map[protoreflect.FullName]*Message{},
+		types: map[protoreflect.FullName]*types.Type{}}, nil
 }
 
 // DescriptorSetFromText converts a FileDescriptorSet in protobuf text

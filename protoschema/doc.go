@@ -15,12 +15,16 @@
 //	        a dot path becomes a Path (the fields, outermost first)
 //	exec:   Extract(msg, wire, paths) → one types.Value per path
 //	        Validate(msg, wire) for a bare CAST(bytes AS msg)
+//	edges:  a PROTO value's type carries AppendJSON (MessageJSON): pgwire
+//	        renders a whole message as protojson without importing protobuf
 //
 // # Semantics (GoogleSQL proto access)
 //
 // Scalars map to INT64 (all integer kinds; a uint64/fixed64 above
 // MaxInt64 is an error), FLOAT32, FLOAT64, BOOL, STRING, BYTES; enums to
-// ENUM (the number); messages and groups to PROTO (their bytes); repeated
+// ENUM (the number); messages and groups to PROTO (their bytes, typed by
+// the one *types.Type of that message in the bundle, which Message.Type
+// returns too and which carries the protojson hook); repeated
 // fields to ARRAY; map<k,v> to ARRAY<STRUCT<key, value>> in wire order.
 // An absent singular scalar reads its default (proto3 zero or the proto2
 // declared default); an absent message reads NULL and a path through it
@@ -30,10 +34,13 @@
 //
 // # Invariants
 //
-// PS1: Extract and Validate never panic, whatever the bytes (FuzzDecode).
+// PS1: Extract, Validate and MessageJSON never panic, whatever the bytes
+// (FuzzDecode).
 // PS2: a malformed message (bad tag, truncated length, invalid UTF-8 in a
 // string field read) is an error wrapping ErrMalformed; fields outside
-// the requested paths are skipped by their framing only.
+// the requested paths are skipped by their framing only. The one full
+// (dynamicpb) unmarshal is MessageJSON, rendering a whole message a client
+// selected; it never runs to read fields.
 // PS3: a Bundle and everything reachable from it is immutable after Load
 // apart from an internal, mutex-guarded cache; safe for concurrent use.
 // PS4: values returned by Extract alias the wire bytes.

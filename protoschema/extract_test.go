@@ -1,6 +1,7 @@
 package protoschema
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -249,6 +250,11 @@ func FuzzDecode(f *testing.F) {
 			}
 			if validErr == nil && extractErr != nil {
 				t.Errorf("%s: valid %x but Extract: %v", m.FullName(), wire, extractErr)
+			}
+			if js, err := MessageJSON([]byte("x"), m, wire); err == nil && !json.Valid(js[1:]) {
+				t.Errorf("%s: MessageJSON(%x) = %s, not JSON", m.FullName(), wire, js[1:])
+			} else if err != nil && string(js) != "x" {
+				t.Errorf("%s: MessageJSON(%x) failed (%v) but changed dst to %q", m.FullName(), wire, err, js)
 			}
 		}
 	})

@@ -28,9 +28,10 @@ func (m *Message) FullName() string { return string(m.d.FullName()) }
 // Bundle is the bundle the message belongs to.
 func (m *Message) Bundle() *Bundle { return m.bundle }
 
-// Type is PROTO<bundle.package.Msg>.
+// Type is PROTO<bundle.package.Msg>, with its protojson hook (json.go):
+// the same *types.Type as every field of this message type in the bundle.
 func (m *Message) Type() *types.Type {
-	m.typOnce.Do(func() { m.typ = types.ProtoOf(m.bundle.name + "." + m.FullName()) })
+	m.typOnce.Do(func() { m.typ = m.bundle.protoType(m.d) })
 	return m.typ
 }
 
@@ -102,7 +103,6 @@ func newField(m *Message, fd protoreflect.FieldDescriptor) *Field {
 	if o := fd.ContainingOneof(); o != nil && !o.IsSynthetic() {
 		f.oneof = o
 	}
-	bundle := m.bundle.name
 	if f.isMap {
 		entry := m.bundle.message(fd.Message())
 		f.mapKey, f.mapVal = entry.fields[0], entry.fields[1]
@@ -115,7 +115,7 @@ func newField(m *Message, fd protoreflect.FieldDescriptor) *Field {
 		f.Type = types.ArrayOf(st)
 		return f
 	}
-	t := scalarType(bundle, fd)
+	t := scalarType(m.bundle, fd)
 	if f.repeated {
 		f.elemType = t
 		f.Type = types.ArrayOf(t)
@@ -127,7 +127,7 @@ func newField(m *Message, fd protoreflect.FieldDescriptor) *Field {
 }
 
 // scalarType is the SQL type of one value of fd.
-func scalarType(bundle string, fd protoreflect.FieldDescriptor) *types.Type {
+func scalarType(b *Bundle, fd protoreflect.FieldDescriptor) *types.Type {
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
 		return types.Bool
@@ -140,9 +140,9 @@ func scalarType(bundle string, fd protoreflect.FieldDescriptor) *types.Type {
 	case protoreflect.BytesKind:
 		return types.Bytes
 	case protoreflect.EnumKind:
-		return types.EnumOf(bundle + "." + string(fd.Enum().FullName()))
+		return types.EnumOf(b.name + "." + string(fd.Enum().FullName()))
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		return types.ProtoOf(bundle + "." + string(fd.Message().FullName()))
+		return b.protoType(fd.Message())
 	}
 	return types.Int64
 }

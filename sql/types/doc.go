@@ -7,7 +7,10 @@
 // A *Type is immutable. Scalars are the predeclared singletons (Bool,
 // Int64, Float32, Float64, String, Bytes, Date, Timestamp); composite types
 // are built with ArrayOf, MapOf, StructOf, ProtoOf and EnumOf. Equal
-// compares structurally.
+// compares structurally. A PROTO type may carry an AppendJSON hook (set by
+// protoschema, which owns the descriptors) that renders a serialized
+// message as JSON for the protocol edges; it is not part of the type's
+// identity, so the edges stay free of the protobuf runtime.
 //
 // # Values
 //

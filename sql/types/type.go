@@ -36,6 +36,14 @@ type Type struct {
 	Fields []Field
 	// Name is the full name of a PROTO or ENUM type (bundle.package.Message).
 	Name string
+	// AppendJSON, optional and only on a PROTO type, appends the JSON
+	// rendering of a serialized message of this type to dst (protoschema
+	// sets it to protojson over the bundle's descriptor). It returns an
+	// error, and dst unchanged, for bytes it cannot render; the caller then
+	// renders the value as it would without the hook. It is not part of
+	// the type's identity: Equal and String ignore it, and a PROTO type
+	// built by ProtoOf has none. It must be safe for concurrent use.
+	AppendJSON func(dst, wire []byte) ([]byte, error)
 }
 
 // Field is one field of a STRUCT type; Name may be empty.
@@ -75,7 +83,7 @@ func EnumOf(name string) *Type { return &Type{Kind: KindEnum, Name: name} }
 // cell in a with_history read (spec §4.2).
 var CellVersion = StructOf(Field{"timestamp", Timestamp}, Field{"value", Bytes})
 
-// Equal reports whether two types are the same type.
+// Equal reports whether two types are the same type (AppendJSON aside).
 func (t *Type) Equal(u *Type) bool {
 	if t == u {
 		return true

@@ -1,0 +1,82 @@
+package pgwire
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/shale-db/shale/sql/types"
+)
+
+// TestJSONProtoHook: a PROTO value renders through its type's AppendJSON
+// hook, re-spaced as jsonb prints, wherever it sits (column, ARRAY
+// element, STRUCT field, MAP value), in the text and binary jsonb
+// encodings alike; without a hook or when the hook fails it renders as
+// BYTES do.
+func TestJSONProtoHook(t *testing.T) {
+	var calls [][]byte
+	msgT := types.ProtoOf("b.pkg.Msg")
+	msgT.AppendJSON = func(dst, wire []byte) ([]byte, error) {
+		calls = append(calls, wire)
+		if bytes.Equal(wire, []byte("bad")) {
+			return dst, errors.New("does not parse")
+		}
+		// protojson's spacing is unstable on purpose; any spacing must
+		// come out as jsonb's.
+		return append(dst, "{\"title\":\"a, b: \\\"c\\\"\",  \"artist\" :{\"name\":\"M\"},\n\"tags\":[\"x\" ,\"y\"],\"n\":\"5\"}"...), nil
+	}
+	const want = `{"title": "a, b: \"c\"", "artist": {"name": "M"}, "tags": ["x", "y"], "n": "5"}`
+	bare := types.ProtoOf("b.pkg.Msg") // no hook
+
+	good := types.ProtoValue(msgT, []byte{0x0a, 0x01, 'a'})
+	bad := types.ProtoValue(msgT, []byte("bad"))
+	structT := types.StructOf(types.Field{Name: "k", Type: types.Int64}, types.Field{Name: "m", Type: msgT})
+	mapT := types.MapOf(types.String, msgT)
+	for _, tc := range []struct {
+		name string
+		v    types.Value
+		want string
+	}{
+		{"message", good, want},
+		{"no hook", types.ProtoValue(bare, []byte{0x0a, 0x01, 0xff}), `"\\x0a01ff"`},
+		{"no hook, UTF-8", types.ProtoValue(bare, []byte("hi")), `"hi"`},
+		{"hook fails", bad, `"bad"`},
+		{"empty message", types.ProtoValue(msgT, []byte{}), want},
+		{"array", types.ArrayValue(types.ArrayOf(msgT), []types.Value{good, types.NullOf(msgT), bad}),
+			`[` + want + `, null, "bad"]`},
+		{"struct", types.StructValue(structT, []types.Value{types.Int64Value(1), good}), `{"k": 1, "m": ` + want + `}`},
+		{"map", types.MapValue(mapT, []types.Value{types.StringValue("x"), good}), `{"x": ` + want + `}`},
+	} {
+		e := newEncoder()
+		if oid := typeOID(tc.v.Type()); oid != oidJSONB {
+			t.Errorf("%s: OID %d, want jsonb", tc.name, oid)
+		}
+		text, err := e.appendValue(nil, tc.v, oidJSONB, formatText)
+		if err != nil || string(text) != tc.want {
+			t.Errorf("%s: text %s, %v\nwant %s", tc.name, text, err, tc.want)
+		}
+		bin, err := e.appendValue([]byte("p"), tc.v, oidJSONB, formatBinary)
+		if err != nil || string(bin) != "p\x01"+tc.want {
+			t.Errorf("%s: binary %q, %v\nwant %q", tc.name, bin, err, "p\x01"+tc.want)
+		}
+	}
+	if len(calls) == 0 || !bytes.Equal(calls[0], []byte{0x0a, 0x01, 'a'}) {
+		t.Errorf("hook called with %q, want the wire bytes", calls)
+	}
+	if !msgT.Equal(bare) {
+		t.Error("AppendJSON changes the type's identity")
+	}
+}
+
+func TestJSONSpaced(t *testing.T) {
+	for in, want := range map[string]string{
+		`{}`:                        `{}`,
+		` [ 1 , 2 ,{ "a" : [ ] } ]`: `[1, 2, {"a": []}]`,
+		`{"a\\":"b ,:\"x"}`:         `{"a\\": "b ,:\"x"}`,
+		"{\"a\":\n  \"\\u00e9 \"}":  `{"a": "\u00e9 "}`,
+	} {
+		if got := string(appendJSONSpaced(nil, []byte(in))); got != want {
+			t.Errorf("%s: got %s, want %s", in, got, want)
+		}
+	}
+}
