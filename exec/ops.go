@@ -81,11 +81,9 @@ func (p *projectOp) Next() (*Batch, error) {
 		p.env.Row = r
 		row := slab[i*w : (i+1)*w : (i+1)*w]
 		for j, e := range p.exprs {
-			v, err := sql.Eval(e, &p.env)
-			if err != nil {
+			if err := sql.EvalInto(&row[j], e, &p.env); err != nil {
 				return nil, err
 			}
-			row[j] = v
 		}
 		p.out.Rows = append(p.out.Rows, row)
 	}

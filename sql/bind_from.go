@@ -67,7 +67,10 @@ func (b *binder) bindUnnest(left Source, sc *scope, un *ast.Unnest) (Source, *sc
 	}
 	out := &scope{cols: append([]scopeCol(nil), sc.cols...), tables: sc.tables}
 	alias := aliasOf(un.As)
-	out.add(alias, arr.Type().Elem)
+	// An ARRAY of STRUCTs unnests into a value table: its fields are
+	// columns too, with or without an alias.
+	elem := arr.Type().Elem
+	out.cols[out.add(alias, elem)].fields = elem.Kind == types.KindStruct
 	j := &UnnestJoin{Left: left, Array: arr, Alias: alias, WithOffset: un.WithOffset != nil}
 	if un.WithOffset != nil {
 		name := aliasOf(un.WithOffset.As)

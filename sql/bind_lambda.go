@@ -215,7 +215,9 @@ func evalLambda(e *Lambda, env *Env) (types.Value, error) {
 	if err != nil || arr.IsNull() {
 		return types.NullOf(e.T), err
 	}
-	f := &lambdaFrame{env: Env{Row: env.Row, Params: env.Params}}
+	// The body's calls stack their arguments in the free part of the
+	// caller's argument stack (evalCall), so they allocate nothing.
+	f := &lambdaFrame{env: Env{Row: env.Row, Params: env.Params, args: env.args[len(env.args):]}}
 	if n := e.Slot + len(e.Params); n <= len(f.slots) {
 		f.env.Lambda = f.slots[:n]
 	} else {

@@ -90,11 +90,24 @@ func implicitName(e ast.Expr) string {
 	return ""
 }
 
+// starItems expands a star over the columns cols of sc, less EXCEPT, with
+// REPLACE. The value of UNNEST over an ARRAY<STRUCT> expands to its fields.
 func (b *binder) starItems(n ast.Node, cols []int, sc *scope, ex *ast.StarModifierExcept, rep *ast.StarModifierReplace) ([]selectItem, error) {
+	var star []starCol
+	for _, i := range cols {
+		c := sc.cols[i]
+		if !c.fields {
+			star = append(star, starCol{name: c.name, e: &ColRef{Idx: i, Name: c.name, T: c.t, Pos: int(n.Pos())}})
+			continue
+		}
+		for f := range c.t.Fields {
+			star = append(star, starCol{name: c.t.Fields[f].Name, e: valueField(sc, i, f, int(n.Pos()))})
+		}
+	}
 	skip := map[int]bool{}
 	if ex != nil {
 		for _, id := range ex.Columns {
-			i, ok := sc.find(id.Name, cols)
+			i, ok := findStar(star, id.Name)
 			if !ok {
 				return nil, b.errAt(id, sqlerr.UndefinedColumn, "column %s in SELECT * EXCEPT list does not exist", id.Name)
 			}
@@ -104,7 +117,7 @@ func (b *binder) starItems(n ast.Node, cols []int, sc *scope, ex *ast.StarModifi
 	replace := map[int]*ast.StarModifierReplaceItem{}
 	if rep != nil {
 		for _, it := range rep.Columns {
-			i, ok := sc.find(it.Name.Name, cols)
+			i, ok := findStar(star, it.Name.Name)
 			if !ok {
 				return nil, b.errAt(it.Name, sqlerr.UndefinedColumn, "column %s in SELECT * REPLACE list does not exist", it.Name.Name)
 			}
@@ -112,18 +125,41 @@ func (b *binder) starItems(n ast.Node, cols []int, sc *scope, ex *ast.StarModifi
 		}
 	}
 	var out []selectItem
-	for _, i := range cols {
+	for i, c := range star {
 		if skip[i] {
 			continue
 		}
-		c := sc.cols[i]
 		if it, ok := replace[i]; ok {
 			out = append(out, selectItem{expr: it.Expr, name: c.name, alias: true, node: it})
 			continue
 		}
-		out = append(out, selectItem{bound: &ColRef{Idx: i, Name: c.name, T: c.t, Pos: int(n.Pos())}, name: c.name, node: n})
+		out = append(out, selectItem{bound: c.e, name: c.name, node: n})
 	}
 	return out, nil
+}
+
+// starCol is one column a star expands to.
+type starCol struct {
+	name string
+	e    Expr
+}
+
+// findStar finds the star column called name: an exact match, else a
+// unique case-insensitive one (scope.find).
+func findStar(star []starCol, name string) (int, bool) {
+	found := -1
+	for i, c := range star {
+		if c.name == name {
+			return i, true
+		}
+		if strings.EqualFold(c.name, name) {
+			if found >= 0 {
+				return -1, false
+			}
+			found = i
+		}
+	}
+	return found, found >= 0
 }
 
 // hasAggregate reports whether the select list or ORDER BY calls an
@@ -208,7 +244,8 @@ func (b *binder) selectRef(g ast.Expr, items []selectItem) (*selectItem, bool, e
 // protoStar expands CAST(x AS bundle.pkg.Msg).* (or any PROTO
 // expression's .*) to one item per top-level field of the message, in
 // field-number order, each named after its field and bound later as
-// expr.field like any other select item.
+// expr.field like any other select item. A STRUCT's .* expands to its
+// fields in order.
 func (b *binder) protoStar(r *ast.DotStar, sc *scope) ([]selectItem, error) {
 	x, err := b.bindExpr(r.Expr, &exprCtx{scope: sc, noAgg: "expr.*"})
 	if err != nil {
@@ -216,6 +253,16 @@ func (b *binder) protoStar(r *ast.DotStar, sc *scope) ([]selectItem, error) {
 			return nil, b.errAt(r, sqlerr.NotSupported, "expr.* is only supported on a table name or a protobuf message")
 		}
 		return nil, err
+	}
+	if x.Type().Kind == types.KindStruct {
+		if r.Except != nil || r.Replace != nil {
+			return nil, b.errAt(r, sqlerr.NotSupported, "EXCEPT and REPLACE are not supported on a STRUCT's .*")
+		}
+		out := make([]selectItem, len(x.Type().Fields))
+		for i, f := range x.Type().Fields {
+			out[i] = selectItem{bound: &Field{X: x, Idx: i, Name: f.Name}, name: f.Name, node: r}
+		}
+		return out, nil
 	}
 	if x.Type().Kind != types.KindProto {
 		return nil, b.errAt(r, sqlerr.NotSupported, "expr.* is only supported on a table name or a protobuf message, not %s", x.Type())

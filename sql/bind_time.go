@@ -25,7 +25,14 @@ var (
 
 func (b *binder) bindExtract(n *ast.ExtractExpr, ec *exprCtx) (Expr, error) {
 	partName := strings.ToUpper(n.Part.Name)
+	if real, ok := b.p.parts[int(n.Part.Pos())]; ok {
+		partName = real // WEEK(<weekday>): see parsed.parts
+	}
 	p := parsePart([]byte(partName))
+	if p == tpInvalid && strings.HasPrefix(partName, "WEEK(") {
+		return nil, b.errAt(n.Part, sqlerr.InvalidArgument,
+			"WEEK expects one of SUNDAY, MONDAY, TUESDAY, WEDNESDAY, THURSDAY, FRIDAY, SATURDAY")
+	}
 	x, err := b.bindExpr(n.Expr, ec)
 	if err != nil {
 		return nil, err

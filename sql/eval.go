@@ -23,18 +23,66 @@ type Env struct {
 // offset of the failing expression (the engine turns it into line:column).
 func Eval(e Expr, env *Env) (types.Value, error) {
 	switch e := e.(type) {
+	case *Call:
+		var v types.Value
+		err := evalCall(&v, e, env)
+		return v, err
+	case *ColRef:
+		return env.Row[e.Idx], nil
 	case *Const:
 		return e.V, nil
+	}
+	return evalOther(e, env)
+}
+
+// EvalInto evaluates e into *dst (on error, *dst is the zero Value). It is
+// Eval without copying the result through return values: a Value is
+// large, and for cheap functions that copying is much of the cost. Calls
+// write their result straight into dst, columns and constants are copied
+// from where they are.
+func EvalInto(dst *types.Value, e Expr, env *Env) error {
+	// The cases in the order of how common they are in a projection;
+	// each is one comparison of the interface's type word.
+	if c, ok := e.(*Call); ok {
+		return evalCall(dst, c, env)
+	}
+	if c, ok := e.(*ColRef); ok {
+		*dst = env.Row[c.Idx]
+		return nil
+	}
+	if c, ok := e.(*Const); ok {
+		*dst = c.V
+		return nil
+	}
+	if p, ok := e.(*Precomputed); ok {
+		if v := &env.Row[p.Col]; v.Type() != nil {
+			*dst = *v
+			return nil
+		}
+	}
+	v, err := evalOther(e, env)
+	*dst = v
+	return err
+}
+
+// evalOther evaluates the expressions other than calls, columns and
+// constants.
+func evalOther(e Expr, env *Env) (types.Value, error) {
+	switch e := e.(type) {
+	case *Call:
+		var v types.Value
+		err := evalCall(&v, e, env)
+		return v, err
+	case *Const:
+		return e.V, nil
+	case *ColRef:
+		return env.Row[e.Idx], nil
 	case *Param:
 		v, ok := env.Params[e.Name]
 		if !ok {
 			return types.Value{}, sqlerr.New(sqlerr.UndefinedParameter, "no value for parameter @%s", e.Name)
 		}
 		return v, nil
-	case *ColRef:
-		return env.Row[e.Idx], nil
-	case *Call:
-		return evalCall(e, env)
 	case *And:
 		return evalLogic(e.Args, env, false)
 	case *Or:
@@ -100,67 +148,50 @@ func EvalBool(e Expr, env *Env) (bool, error) {
 	return err == nil && !v.IsNull() && v.Bool(), err
 }
 
-// EvalInto evaluates e into *dst: Eval, with columns, constants and
-// precomputed columns copied straight from where they are (the common
-// arguments of aggregates and projections).
-func EvalInto(dst *types.Value, e Expr, env *Env) error {
-	switch e := e.(type) {
-	case *ColRef:
-		*dst = env.Row[e.Idx]
-		return nil
-	case *Const:
-		*dst = e.V
-		return nil
-	case *Precomputed:
-		if v := &env.Row[e.Col]; v.Type() != nil {
-			*dst = *v
+// evalCall evaluates the arguments into a frame on env's argument stack,
+// then the function into *dst (Overload.EvalTo when it has one). The
+// function must not keep the slice it is given. Each call works on its own
+// frame slice: a nested call that outgrows the stack moves env.args to a
+// larger array (without copying: nothing reads a frame through env.args),
+// and the frames of the calls around it stay in the old one until they
+// return.
+func evalCall(dst *types.Value, e *Call, env *Env) error {
+	base, n := len(env.args), len(e.Args)
+	if cap(env.args)-base < n {
+		env.args = make([]types.Value, base, 2*cap(env.args)+n+8)
+	}
+	args := env.args[base : base+n : base+n]
+	env.args = env.args[:base+n]
+	for i, a := range e.Args {
+		if err := EvalInto(&args[i], a, env); err != nil {
+			env.args = env.args[:base]
+			*dst = types.Value{}
+			return err
+		}
+		if args[i].IsNull() && !e.Ov.NullCalls {
+			env.args = env.args[:base]
+			*dst = types.NullOf(e.T)
 			return nil
 		}
 	}
-	v, err := Eval(e, env)
-	*dst = v
-	return err
-}
-
-// evalCall evaluates the arguments onto env's argument stack, then the
-// function. Overload.Eval must not keep the slice it is given.
-// Arguments that are columns, constants or calls are written straight into
-// their stack slot: a Value is large, and copying it through return values
-// is most of what a cheap function costs.
-func evalCall(e *Call, env *Env) (types.Value, error) {
-	base := len(env.args)
-	for _, a := range e.Args {
-		env.args = append(env.args, types.Value{})
-		slot := len(env.args) - 1
-		var err error
-		switch a := a.(type) {
-		case *ColRef:
-			env.args[slot] = env.Row[a.Idx]
-		case *Const:
-			env.args[slot] = a.V
-		default:
-			var v types.Value
-			v, err = Eval(a, env)
-			env.args[slot] = v
-		}
-		if err != nil {
-			env.args = env.args[:base]
-			return types.Value{}, err
-		}
-		if !e.Ov.NullCalls && env.args[slot].IsNull() {
-			env.args = env.args[:base]
-			return types.NullOf(e.T), nil
-		}
+	var err error
+	if to := e.Ov.EvalTo; to != nil {
+		err = to(dst, args, e.T)
+	} else {
+		var v types.Value
+		v, err = e.Ov.Eval(args, e.T)
+		*dst = v
 	}
-	v, err := e.Ov.Eval(env.args[base:len(env.args):len(env.args)], e.T)
 	env.args = env.args[:base]
 	if err != nil {
 		if e.Safe {
-			return types.NullOf(e.T), nil
+			*dst = types.NullOf(e.T)
+			return nil
 		}
-		return types.Value{}, at(err, e.Pos)
+		*dst = types.Value{}
+		return at(err, e.Pos)
 	}
-	return v, nil
+	return nil
 }
 
 // at attaches a position to an error that has none.

@@ -40,7 +40,17 @@ type Overload struct {
 	// reused after Eval returns: a result must not alias it.
 	Eval      func(args []types.Value, ret *types.Type) (types.Value, error)
 	NullCalls bool
+	// EvalTo, when set, is Eval writing its result to *dst instead of
+	// returning it (*dst is unspecified on error); the evaluator prefers it.
+	// A Value is too large to come back in registers, and copying a
+	// result out of the callee's frame costs a cheap function as much as
+	// its work. Eval must be set as well (evalOf derives it; fixedTo sets
+	// both).
+	EvalTo func(dst *types.Value, args []types.Value, ret *types.Type) error
 }
+
+// evalToFunc is the type of Overload.EvalTo.
+type evalToFunc = func(dst *types.Value, args []types.Value, ret *types.Type) error
 
 // AggFunc is an aggregate function.
 type AggFunc struct {
@@ -115,6 +125,23 @@ func Lookup(name string) *Function { return registry[strings.ToUpper(name)] }
 // fixed returns a strict overload with fixed types.
 func fixed(ret *types.Type, eval func([]types.Value, *types.Type) (types.Value, error), args ...*types.Type) *Overload {
 	return &Overload{Args: args, Ret: ret, Eval: eval}
+}
+
+// fixedTo returns a strict overload with fixed types whose function writes
+// its result (Overload.EvalTo).
+func fixedTo(ret *types.Type, to evalToFunc, args ...*types.Type) *Overload {
+	return &Overload{Args: args, Ret: ret, Eval: evalOf(to), EvalTo: to}
+}
+
+// evalOf returns the Overload.Eval of an Overload.EvalTo.
+func evalOf(to evalToFunc) func([]types.Value, *types.Type) (types.Value, error) {
+	return func(a []types.Value, ret *types.Type) (types.Value, error) {
+		var v types.Value
+		if err := to(&v, a, ret); err != nil {
+			return types.Value{}, err
+		}
+		return v, nil
+	}
 }
 
 // generic returns a strict overload of n any-typed arguments.

@@ -11,29 +11,32 @@ import (
 // Bigtable's byte decoders (spec §4.6): big-endian integers and floats.
 func init() {
 	Register("TO_INT64",
-		fixed(types.Int64, func(a []types.Value, _ *types.Type) (types.Value, error) {
+		fixedTo(types.Int64, func(dst *types.Value, a []types.Value, _ *types.Type) error {
 			b, err := fixedLen("TO_INT64", a[0].Bytes(), 8)
 			if err != nil {
-				return types.Value{}, err
+				return err
 			}
-			return types.Int64Value(int64(binary.BigEndian.Uint64(b))), nil
+			*dst = types.Int64Value(int64(binary.BigEndian.Uint64(b)))
+			return nil
 		}, types.Bytes),
 		fixed(types.Int64, identity, types.Int64))
 	Register("TO_FLOAT64",
-		fixed(types.Float64, func(a []types.Value, _ *types.Type) (types.Value, error) {
+		fixedTo(types.Float64, func(dst *types.Value, a []types.Value, _ *types.Type) error {
 			b, err := fixedLen("TO_FLOAT64", a[0].Bytes(), 8)
 			if err != nil {
-				return types.Value{}, err
+				return err
 			}
-			return types.Float64Value(math.Float64frombits(binary.BigEndian.Uint64(b))), nil
+			*dst = types.Float64Value(math.Float64frombits(binary.BigEndian.Uint64(b)))
+			return nil
 		}, types.Bytes),
 		fixed(types.Float64, identity, types.Float64))
-	Register("TO_FLOAT32", fixed(types.Float32, func(a []types.Value, _ *types.Type) (types.Value, error) {
+	Register("TO_FLOAT32", fixedTo(types.Float32, func(dst *types.Value, a []types.Value, _ *types.Type) error {
 		b, err := fixedLen("TO_FLOAT32", a[0].Bytes(), 4)
 		if err != nil {
-			return types.Value{}, err
+			return err
 		}
-		return types.Float32Value(math.Float32frombits(binary.BigEndian.Uint32(b))), nil
+		*dst = types.Float32Value(math.Float32frombits(binary.BigEndian.Uint32(b)))
+		return nil
 	}, types.Bytes))
 	Register("TO_VECTOR32", fixed(types.ArrayOf(types.Float32), toVector(4), types.Bytes))
 	Register("TO_VECTOR64", fixed(types.ArrayOf(types.Float64), toVector(8), types.Bytes))

@@ -17,7 +17,7 @@ import (
 // bytes), and GENERATE_UUID.
 func init() {
 	for _, t := range []*types.Type{types.String, types.Bytes} {
-		Register("FARM_FINGERPRINT", fixed(types.Int64, farmFingerprint, t))
+		Register("FARM_FINGERPRINT", fixedTo(types.Int64, farmFingerprint, t))
 		Register("MD5", fixed(types.Bytes, digest(func(b []byte) []byte { s := md5.Sum(b); return s[:] }), t))
 		Register("SHA1", fixed(types.Bytes, digest(func(b []byte) []byte { s := sha1.Sum(b); return s[:] }), t))
 		Register("SHA256", fixed(types.Bytes, digest(func(b []byte) []byte { s := sha256.Sum256(b); return s[:] }), t))
@@ -28,8 +28,9 @@ func init() {
 }
 
 // farmFingerprint is FarmHash's Fingerprint64 read as a signed INT64.
-func farmFingerprint(a []types.Value, _ *types.Type) (types.Value, error) {
-	return types.Int64Value(int64(farm.Fingerprint64(a[0].Bytes()))), nil
+func farmFingerprint(dst *types.Value, a []types.Value, _ *types.Type) error {
+	*dst = types.Int64Value(int64(farm.Fingerprint64(a[0].Bytes())))
+	return nil
 }
 
 func digest(sum func([]byte) []byte) func([]types.Value, *types.Type) (types.Value, error) {

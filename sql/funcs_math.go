@@ -20,23 +20,23 @@ import (
 // an OUT_OF_RANGE error; infinite and NaN input follows IEEE-754 instead.
 func init() {
 	Register("ABS",
-		fixed(types.Int64, absInt, types.Int64),
-		fixed(types.Float32, float32Fn(math.Abs), types.Float32),
-		fixed(types.Float64, float64Fn(math.Abs), types.Float64))
+		fixedTo(types.Int64, absInt, types.Int64),
+		fixedTo(types.Float32, float32Fn(math.Abs), types.Float32),
+		fixedTo(types.Float64, float64Fn(math.Abs), types.Float64))
 	Register("SIGN",
-		fixed(types.Int64, signInt, types.Int64),
-		fixed(types.Float32, float32Fn(sign), types.Float32),
-		fixed(types.Float64, float64Fn(sign), types.Float64))
+		fixedTo(types.Int64, signInt, types.Int64),
+		fixedTo(types.Float32, float32Fn(sign), types.Float32),
+		fixedTo(types.Float64, float64Fn(sign), types.Float64))
 
 	Register("ROUND",
-		fixed(types.Float64, float64Fn(math.Round), types.Float64),
+		fixedTo(types.Float64, float64Fn(math.Round), types.Float64),
 		fixed(types.Float64, roundDigits, types.Float64, types.Int64))
 	Register("TRUNC",
-		fixed(types.Float64, float64Fn(math.Trunc), types.Float64),
+		fixedTo(types.Float64, float64Fn(math.Trunc), types.Float64),
 		fixed(types.Float64, truncDigits, types.Float64, types.Int64))
-	Register("CEIL", fixed(types.Float64, float64Fn(math.Ceil), types.Float64))
-	Register("CEILING", fixed(types.Float64, float64Fn(math.Ceil), types.Float64))
-	Register("FLOOR", fixed(types.Float64, float64Fn(math.Floor), types.Float64))
+	Register("CEIL", fixedTo(types.Float64, float64Fn(math.Ceil), types.Float64))
+	Register("CEILING", fixedTo(types.Float64, float64Fn(math.Ceil), types.Float64))
+	Register("FLOOR", fixedTo(types.Float64, float64Fn(math.Floor), types.Float64))
 
 	unary := []struct {
 		name string
@@ -68,10 +68,10 @@ func init() {
 		{"SECH", func(x float64) float64 { return 1 / math.Cosh(x) }, nil},
 	}
 	for _, u := range unary {
-		Register(u.name, fixed(types.Float64, checkedFn(u.name, u.f, u.bad), types.Float64))
+		Register(u.name, fixedTo(types.Float64, checkedFn(u.name, u.f, u.bad), types.Float64))
 	}
 	Register("LOG",
-		fixed(types.Float64, checkedFn("LOG", math.Log, nonPositive), types.Float64),
+		fixedTo(types.Float64, checkedFn("LOG", math.Log, nonPositive), types.Float64),
 		fixed(types.Float64, logBase, types.Float64, types.Float64))
 	Register("POW", fixed(types.Float64, pow, types.Float64, types.Float64))
 	Register("POWER", fixed(types.Float64, pow, types.Float64, types.Float64))
@@ -123,8 +123,8 @@ func init() {
 			}
 			return types.Int64Value(-a[0].Int64()), nil
 		}, types.Int64),
-		fixed(types.Float32, float32Fn(func(x float64) float64 { return -x }), types.Float32),
-		fixed(types.Float64, float64Fn(func(x float64) float64 { return -x }), types.Float64))
+		fixedTo(types.Float32, float32Fn(func(x float64) float64 { return -x }), types.Float32),
+		fixedTo(types.Float64, float64Fn(func(x float64) float64 { return -x }), types.Float64))
 }
 
 // GREATEST, LEAST and RANGE_BUCKET take any orderable type.
@@ -138,26 +138,29 @@ func init() {
 		Result: rangeBucketResult, Eval: rangeBucket})
 }
 
-func absInt(a []types.Value, _ *types.Type) (types.Value, error) {
+func absInt(dst *types.Value, a []types.Value, _ *types.Type) error {
 	x := a[0].Int64()
 	if x == math.MinInt64 {
-		return types.Value{}, sqlerr.New(sqlerr.OutOfRange, "int64 overflow: ABS(%d)", x)
+		return sqlerr.New(sqlerr.OutOfRange, "int64 overflow: ABS(%d)", x)
 	}
 	if x < 0 {
 		x = -x
 	}
-	return types.Int64Value(x), nil
+	*dst = types.Int64Value(x)
+	return nil
 }
 
-func signInt(a []types.Value, _ *types.Type) (types.Value, error) {
+func signInt(dst *types.Value, a []types.Value, _ *types.Type) error {
 	x := a[0].Int64()
+	s := int64(0)
 	switch {
 	case x > 0:
-		return types.Int64Value(1), nil
+		s = 1
 	case x < 0:
-		return types.Int64Value(-1), nil
+		s = -1
 	}
-	return types.Int64Value(0), nil
+	*dst = types.Int64Value(s)
+	return nil
 }
 
 // sign is SIGN of a float: -1, 0 (for both zeros) or 1; NaN stays NaN.
@@ -174,16 +177,18 @@ func sign(x float64) float64 {
 }
 
 // float64Fn lifts f to a FLOAT64 function that cannot fail.
-func float64Fn(f func(float64) float64) func([]types.Value, *types.Type) (types.Value, error) {
-	return func(a []types.Value, _ *types.Type) (types.Value, error) {
-		return types.Float64Value(f(a[0].Float64())), nil
+func float64Fn(f func(float64) float64) evalToFunc {
+	return func(dst *types.Value, a []types.Value, _ *types.Type) error {
+		*dst = types.Float64Value(f(a[0].Float64()))
+		return nil
 	}
 }
 
 // float32Fn lifts f to a FLOAT32 function that cannot fail.
-func float32Fn(f func(float64) float64) func([]types.Value, *types.Type) (types.Value, error) {
-	return func(a []types.Value, _ *types.Type) (types.Value, error) {
-		return types.Float32Value(float32(f(a[0].Float64()))), nil
+func float32Fn(f func(float64) float64) evalToFunc {
+	return func(dst *types.Value, a []types.Value, _ *types.Type) error {
+		*dst = types.Float32Value(float32(f(a[0].Float64())))
+		return nil
 	}
 }
 
@@ -201,18 +206,19 @@ func isZero(x float64) bool      { return x == 0 }
 
 // checkedFn lifts f to a FLOAT64 function that rejects finite arguments
 // for which bad holds and finite arguments whose result overflows.
-func checkedFn(name string, f func(float64) float64, bad func(float64) bool) func([]types.Value, *types.Type) (types.Value, error) {
-	return func(a []types.Value, _ *types.Type) (types.Value, error) {
+func checkedFn(name string, f func(float64) float64, bad func(float64) bool) evalToFunc {
+	return func(dst *types.Value, a []types.Value, _ *types.Type) error {
 		x := a[0].Float64()
 		finite := !math.IsInf(x, 0) && !math.IsNaN(x)
 		if finite && bad != nil && bad(x) {
-			return types.Value{}, domainError(name, x)
+			return domainError(name, x)
 		}
 		r := f(x)
 		if finite && math.IsInf(r, 0) {
-			return types.Value{}, sqlerr.New(sqlerr.OutOfRange, "float64 overflow: %s", callText(name, x))
+			return sqlerr.New(sqlerr.OutOfRange, "float64 overflow: %s", callText(name, x))
 		}
-		return types.Float64Value(r), nil
+		*dst = types.Float64Value(r)
+		return nil
 	}
 }
 

@@ -12,30 +12,33 @@ import (
 // minus. Comparison operands are unified to one type by the binder first.
 func init() {
 	for _, op := range []string{"=", "!=", "<", "<=", ">", ">="} {
-		Register(op, &Overload{Args: []*types.Type{nil, nil}, Result: comparable(op), Eval: compareOp(op)})
+		cmp := compareOp(op)
+		Register(op, &Overload{Args: []*types.Type{nil, nil}, Result: comparable(op), Eval: evalOf(cmp), EvalTo: cmp})
 	}
 	Register("+",
-		fixed(types.Int64, intOp(addInt), types.Int64, types.Int64),
-		fixed(types.Float64, floatOp(func(a, b float64) float64 { return a + b }), types.Float64, types.Float64))
+		fixedTo(types.Int64, intOp(addInt), types.Int64, types.Int64),
+		fixedTo(types.Float64, floatOp(func(a, b float64) float64 { return a + b }), types.Float64, types.Float64))
 	Register("-",
-		fixed(types.Int64, intOp(subInt), types.Int64, types.Int64),
-		fixed(types.Float64, floatOp(func(a, b float64) float64 { return a - b }), types.Float64, types.Float64))
+		fixedTo(types.Int64, intOp(subInt), types.Int64, types.Int64),
+		fixedTo(types.Float64, floatOp(func(a, b float64) float64 { return a - b }), types.Float64, types.Float64))
 	Register("*",
-		fixed(types.Int64, intOp(mulInt), types.Int64, types.Int64),
-		fixed(types.Float64, floatOp(func(a, b float64) float64 { return a * b }), types.Float64, types.Float64))
-	Register("/", fixed(types.Float64, divide, types.Float64, types.Float64))
+		fixedTo(types.Int64, intOp(mulInt), types.Int64, types.Int64),
+		fixedTo(types.Float64, floatOp(func(a, b float64) float64 { return a * b }), types.Float64, types.Float64))
+	Register("/", fixedTo(types.Float64, divide, types.Float64, types.Float64))
 	Register("NEG",
-		fixed(types.Int64, func(a []types.Value, _ *types.Type) (types.Value, error) {
+		fixedTo(types.Int64, func(dst *types.Value, a []types.Value, _ *types.Type) error {
 			if a[0].Int64() == math.MinInt64 {
-				return types.Value{}, sqlerr.New(sqlerr.OutOfRange, "int64 overflow: -(%d)", a[0].Int64())
+				return sqlerr.New(sqlerr.OutOfRange, "int64 overflow: -(%d)", a[0].Int64())
 			}
-			return types.Int64Value(-a[0].Int64()), nil
+			*dst = types.Int64Value(-a[0].Int64())
+			return nil
 		}, types.Int64),
-		fixed(types.Float64, func(a []types.Value, _ *types.Type) (types.Value, error) {
-			return types.Float64Value(-a[0].Float64()), nil
+		fixedTo(types.Float64, func(dst *types.Value, a []types.Value, _ *types.Type) error {
+			*dst = types.Float64Value(-a[0].Float64())
+			return nil
 		}, types.Float64))
-	Register("DIV", fixed(types.Int64, intOp(divInt), types.Int64, types.Int64))
-	Register("MOD", fixed(types.Int64, intOp(modInt), types.Int64, types.Int64))
+	Register("DIV", fixedTo(types.Int64, intOp(divInt), types.Int64, types.Int64))
+	Register("MOD", fixedTo(types.Int64, intOp(modInt), types.Int64, types.Int64))
 	Register("||",
 		fixed(types.String, concatValues, types.String, types.String),
 		fixed(types.Bytes, concatValues, types.Bytes, types.Bytes))
@@ -59,7 +62,7 @@ func comparable(op string) func([]*types.Type) (*types.Type, error) {
 	}
 }
 
-func compareOp(op string) func([]types.Value, *types.Type) (types.Value, error) {
+func compareOp(op string) evalToFunc {
 	// holds[c+1] is the result for Compare's c.
 	var holds [3]bool
 	switch op {
@@ -77,15 +80,17 @@ func compareOp(op string) func([]types.Value, *types.Type) (types.Value, error) 
 		holds = [3]bool{false, true, true}
 	}
 	ne := op == "!="
-	return func(a []types.Value, _ *types.Type) (types.Value, error) {
+	return func(dst *types.Value, a []types.Value, _ *types.Type) error {
 		x, y := &a[0], &a[1]
-		if k := x.Kind(); k == types.KindInt64 && y.Kind() == k {
-			return types.BoolValue(holds[cmpInt(x.Int64(), y.Int64())+1]), nil
+		switch {
+		case x.Kind() == types.KindInt64 && y.Kind() == types.KindInt64:
+			*dst = types.BoolValue(holds[cmpInt(x.Int64(), y.Int64())+1])
+		case x.IsNaN() || y.IsNaN():
+			*dst = types.BoolValue(ne)
+		default:
+			*dst = types.BoolValue(holds[types.Compare(*x, *y)+1])
 		}
-		if x.IsNaN() || y.IsNaN() {
-			return types.BoolValue(ne), nil
-		}
-		return types.BoolValue(holds[types.Compare(*x, *y)+1]), nil
+		return nil
 	}
 }
 
@@ -99,23 +104,25 @@ func cmpInt(a, b int64) int {
 	return 0
 }
 
-func intOp(f func(a, b int64) (int64, error)) func([]types.Value, *types.Type) (types.Value, error) {
-	return func(a []types.Value, _ *types.Type) (types.Value, error) {
+func intOp(f func(a, b int64) (int64, error)) evalToFunc {
+	return func(dst *types.Value, a []types.Value, _ *types.Type) error {
 		r, err := f(a[0].Int64(), a[1].Int64())
 		if err != nil {
-			return types.Value{}, err
+			return err
 		}
-		return types.Int64Value(r), nil
+		*dst = types.Int64Value(r)
+		return nil
 	}
 }
 
-func floatOp(f func(a, b float64) float64) func([]types.Value, *types.Type) (types.Value, error) {
-	return func(a []types.Value, _ *types.Type) (types.Value, error) {
+func floatOp(f func(a, b float64) float64) evalToFunc {
+	return func(dst *types.Value, a []types.Value, _ *types.Type) error {
 		r := f(a[0].Float64(), a[1].Float64())
 		if math.IsInf(r, 0) && !math.IsInf(a[0].Float64(), 0) && !math.IsInf(a[1].Float64(), 0) {
-			return types.Value{}, sqlerr.New(sqlerr.OutOfRange, "float64 overflow")
+			return sqlerr.New(sqlerr.OutOfRange, "float64 overflow")
 		}
-		return types.Float64Value(r), nil
+		*dst = types.Float64Value(r)
+		return nil
 	}
 }
 
@@ -167,11 +174,12 @@ func modInt(a, b int64) (int64, error) {
 	return a % b, nil
 }
 
-func divide(a []types.Value, _ *types.Type) (types.Value, error) {
+func divide(dst *types.Value, a []types.Value, _ *types.Type) error {
 	if a[1].Float64() == 0 {
-		return types.Value{}, sqlerr.New(sqlerr.DivisionByZero, "division by zero: %s / %s", a[0], a[1])
+		return sqlerr.New(sqlerr.DivisionByZero, "division by zero: %s / %s", a[0], a[1])
 	}
-	return types.Float64Value(a[0].Float64() / a[1].Float64()), nil
+	*dst = types.Float64Value(a[0].Float64() / a[1].Float64())
+	return nil
 }
 
 func concatValues(a []types.Value, ret *types.Type) (types.Value, error) {

@@ -24,12 +24,12 @@ import (
 // normalization in funcs_encoding.go.
 func init() {
 	i64 := types.Int64
-	registerStr("STARTS_WITH", strRetBool, strStartsWith, nil, nil)
-	registerStr("ENDS_WITH", strRetBool, strEndsWith, nil, nil)
-	registerStr("LENGTH", strRetInt64, strLength, nil)
-	registerStr("BYTE_LENGTH", strRetInt64, strByteLength, nil)
+	registerStrTo("STARTS_WITH", strRetBool, strStartsWith, nil, nil)
+	registerStrTo("ENDS_WITH", strRetBool, strEndsWith, nil, nil)
+	registerStrTo("LENGTH", strRetInt64, strLength, nil)
+	registerStrTo("BYTE_LENGTH", strRetInt64, strByteLength, nil)
 	for _, name := range []string{"CHAR_LENGTH", "CHARACTER_LENGTH"} {
-		Register(name, fixed(i64, strLength, types.String))
+		Register(name, fixedTo(i64, strLength, types.String))
 	}
 	registerStr("LOWER", strSameType, strLower, nil)
 	registerStr("UPPER", strSameType, strUpper, nil)
@@ -78,15 +78,28 @@ var strTypes = [...]*types.Type{types.String, types.Bytes}
 func registerStr(name string, ret func(t *types.Type) *types.Type,
 	eval func([]types.Value, *types.Type) (types.Value, error), sig ...*types.Type) {
 	for _, t := range strTypes {
-		args := make([]*types.Type, len(sig))
-		for i, a := range sig {
-			args[i] = a
-			if a == nil {
-				args[i] = t
-			}
-		}
-		Register(name, fixed(ret(t), eval, args...))
+		Register(name, fixed(ret(t), eval, strSig(t, sig)...))
 	}
+}
+
+// registerStrTo is registerStr for a function that writes its result
+// (Overload.EvalTo).
+func registerStrTo(name string, ret func(t *types.Type) *types.Type, to evalToFunc, sig ...*types.Type) {
+	for _, t := range strTypes {
+		Register(name, fixedTo(ret(t), to, strSig(t, sig)...))
+	}
+}
+
+// strSig returns sig with its nil entries replaced by the text type t.
+func strSig(t *types.Type, sig []*types.Type) []*types.Type {
+	args := make([]*types.Type, len(sig))
+	for i, a := range sig {
+		args[i] = a
+		if a == nil {
+			args[i] = t
+		}
+	}
+	return args
 }
 
 func strSameType(t *types.Type) *types.Type { return t }
@@ -117,23 +130,28 @@ func strTooLong(fn string) error {
 	return strError("%s: output exceeds the maximum size of 1MB", fn)
 }
 
-func strStartsWith(a []types.Value, _ *types.Type) (types.Value, error) {
-	return types.BoolValue(bytes.HasPrefix(a[0].Bytes(), a[1].Bytes())), nil
+func strStartsWith(dst *types.Value, a []types.Value, _ *types.Type) error {
+	*dst = types.BoolValue(bytes.HasPrefix(a[0].Bytes(), a[1].Bytes()))
+	return nil
 }
 
-func strEndsWith(a []types.Value, _ *types.Type) (types.Value, error) {
-	return types.BoolValue(bytes.HasSuffix(a[0].Bytes(), a[1].Bytes())), nil
+func strEndsWith(dst *types.Value, a []types.Value, _ *types.Type) error {
+	*dst = types.BoolValue(bytes.HasSuffix(a[0].Bytes(), a[1].Bytes()))
+	return nil
 }
 
-func strLength(a []types.Value, _ *types.Type) (types.Value, error) {
+func strLength(dst *types.Value, a []types.Value, _ *types.Type) error {
+	n := len(a[0].Bytes())
 	if strIsChars(a[0]) {
-		return types.Int64Value(int64(utf8.RuneCount(a[0].Bytes()))), nil
+		n = utf8.RuneCount(a[0].Bytes())
 	}
-	return types.Int64Value(int64(len(a[0].Bytes()))), nil
+	*dst = types.Int64Value(int64(n))
+	return nil
 }
 
-func strByteLength(a []types.Value, _ *types.Type) (types.Value, error) {
-	return types.Int64Value(int64(len(a[0].Bytes()))), nil
+func strByteLength(dst *types.Value, a []types.Value, _ *types.Type) error {
+	*dst = types.Int64Value(int64(len(a[0].Bytes())))
+	return nil
 }
 
 // strIsASCII reports whether b has only 7-bit bytes.

@@ -30,10 +30,16 @@ type parsed struct {
 	// memefish (LEFT, RIGHT) to that name; the text holds a placeholder
 	// identifier of the same length there.
 	calls map[int]string
+	// parts maps the offset of a WEEK(<weekday>) date part of EXTRACT,
+	// which memefish parses only as an identifier, to the part
+	// ("WEEK(MONDAY)"); the text holds a placeholder identifier of the same
+	// length there.
+	parts map[int]string
 }
 
 func parse(text string) (*parsed, error) {
-	p := &parsed{text: text, nulls: map[int]bool{}, tvfAliases: map[int]string{}, calls: map[int]string{}}
+	p := &parsed{text: text, nulls: map[int]bool{}, tvfAliases: map[int]string{}, calls: map[int]string{},
+		parts: map[int]string{}}
 	clean := []byte(text)
 	var toks []token.Token
 	if needsPreparse(text) {
@@ -65,6 +71,17 @@ func parse(text string) (*parsed, error) {
 			p.calls[int(toks[i].Pos)] = strings.ToUpper(toks[i].Raw)
 			clean[toks[i].Pos] = 'F'
 			for j := int(toks[i].Pos) + 1; j < int(toks[i].End); j++ {
+				clean[j] = '_'
+			}
+		}
+	}
+	for i := 0; i+5 < len(toks); i++ {
+		if isWord(toks[i], "EXTRACT") && toks[i+1].Kind == "(" && isWord(toks[i+2], "WEEK") &&
+			toks[i+3].Kind == "(" && toks[i+4].Kind == token.TokenIdent && toks[i+5].Kind == ")" {
+			// EXTRACT(WEEK(MONDAY) FROM x): WEEK________ FROM x.
+			week, end := toks[i+2], int(toks[i+5].End)
+			p.parts[int(week.Pos)] = "WEEK(" + strings.ToUpper(toks[i+4].AsString) + ")"
+			for j := int(week.Pos) + len("WEEK"); j < end; j++ {
 				clean[j] = '_'
 			}
 		}
@@ -183,11 +200,12 @@ func aliasAfterCall(toks []token.Token, open int) (string, int) {
 }
 
 // needsPreparse reports whether text may hold what the pre-parse pass
-// handles (EXPLAIN, NULLS FIRST|LAST, a table call's alias after "=>"):
+// handles (EXPLAIN, NULLS FIRST|LAST, a table call's alias after "=>",
+// LEFT and RIGHT calls, EXTRACT(WEEK(<weekday>) ...)):
 // most queries hold none, and skip a second lexing pass.
 func needsPreparse(text string) bool {
 	return strings.Contains(text, "=>") || containsFold(text, "explain") || containsFold(text, "nulls") ||
-		containsFold(text, "left") || containsFold(text, "right")
+		containsFold(text, "left") || containsFold(text, "right") || containsFold(text, "extract")
 }
 
 // containsFold reports whether text contains the lower-case ASCII word w

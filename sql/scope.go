@@ -27,6 +27,9 @@ type scopeCol struct {
 	// hidden columns resolve by name but are not part of * (`_key` of a
 	// table with a row-key schema).
 	hidden bool
+	// fields marks the value of UNNEST over an ARRAY<STRUCT> (a value
+	// table): its fields resolve as names and * expands to them.
+	fields bool
 }
 
 func (s *scope) add(name string, t *types.Type) int {
@@ -58,6 +61,40 @@ func (s *scope) find(name string, idx []int) (int, bool) {
 	return found, found >= 0
 }
 
+// field finds a field called name of the value-table columns (scopeCol.fields):
+// the column and the field's index. Like find, an exact match wins, else
+// a unique case-insensitive one; ambiguous reports a name found twice.
+func (s *scope) field(name string) (col, idx int, ok, ambiguous bool) {
+	col, idx = -1, -1
+	exact := false
+	for c, sc := range s.cols {
+		if !sc.fields {
+			continue
+		}
+		for i, f := range sc.t.Fields {
+			switch {
+			case f.Name == name:
+				if exact {
+					return -1, -1, false, true
+				}
+				col, idx, exact = c, i, true
+			case !exact && strings.EqualFold(f.Name, name):
+				if col >= 0 {
+					ambiguous = true
+				}
+				col, idx = c, i
+			}
+		}
+	}
+	if exact {
+		return col, idx, true, false
+	}
+	if ambiguous {
+		return -1, -1, false, true
+	}
+	return col, idx, col >= 0, false
+}
+
 func (s *scope) table(name string) ([]int, bool) {
 	for k, v := range s.tables {
 		if strings.EqualFold(k, name) {
@@ -77,6 +114,11 @@ func (b *binder) resolvePath(ids []*ast.Ident, sc *scope) (Expr, error) {
 		e = v
 	} else if i, ok := sc.find(first.Name, nil); ok {
 		e = &ColRef{Idx: i, Name: sc.cols[i].name, T: sc.cols[i].t, Pos: int(first.Pos())}
+	} else if c, f, ok, ambiguous := sc.field(first.Name); ok || ambiguous {
+		if ambiguous {
+			return nil, b.errAt(first, sqlerr.InvalidArgument, "column name %s is ambiguous", first.Name)
+		}
+		e = valueField(sc, c, f, int(first.Pos()))
 	} else if cols, ok := sc.table(first.Name); ok && len(rest) > 0 {
 		i, ok := sc.find(rest[0].Name, cols)
 		if !ok {
@@ -94,6 +136,12 @@ func (b *binder) resolvePath(ids []*ast.Ident, sc *scope) (Expr, error) {
 		}
 	}
 	return e, nil
+}
+
+// valueField reads field f of value-table column c.
+func valueField(sc *scope, c, f, pos int) Expr {
+	col := sc.cols[c]
+	return &Field{X: &ColRef{Idx: c, Name: col.name, T: col.t, Pos: pos}, Idx: f, Name: col.t.Fields[f].Name}
 }
 
 func (b *binder) fieldAccess(e Expr, id *ast.Ident) (Expr, error) {
