@@ -39,7 +39,16 @@ type group struct {
 	// into an aggregate with a LIMIT but no ORDER BY.
 	rows  [][][]types.Value
 	taken []int64
+	// mem is each accumulator's size when last measured, adds the rows
+	// folded into it since (fold measures every memCheckEvery rows).
+	mem  []int64
+	adds []int
 }
+
+// memCheckEvery is how many rows an accumulator folds between two
+// measurements of its memory: Mem on every row cost as much as the
+// folding for the common fixed-size aggregates (COUNT, SUM, AVG).
+const memCheckEvery = 64
 
 func newAggOp(in Operator, n *planner.Aggregate, d Deps) *aggOp {
 	return &aggOp{in: in, n: n, env: sql.Env{Params: d.Params}, limit: d.Options.MemoryLimit,
@@ -108,13 +117,16 @@ func (a *aggOp) Next() (*Batch, error) {
 
 func (a *aggOp) newGroup(keys []types.Value) *group {
 	g := &group{keys: keys, accs: make([]sql.Accumulator, len(a.n.Aggs)), seen: make([]map[string]bool, len(a.n.Aggs)),
-		rows: make([][][]types.Value, len(a.n.Aggs)), taken: make([]int64, len(a.n.Aggs))}
+		rows: make([][][]types.Value, len(a.n.Aggs)), taken: make([]int64, len(a.n.Aggs)),
+		mem: make([]int64, len(a.n.Aggs)), adds: make([]int, len(a.n.Aggs))}
 	for i, c := range a.n.Aggs {
 		ts := make([]*types.Type, len(c.Args))
 		for j, x := range c.Args {
 			ts[j] = x.Type()
 		}
 		g.accs[i] = c.Fn.Agg.New(c.T, ts)
+		g.mem[i] = g.accs[i].Mem()
+		a.mem += g.mem[i]
 		if c.Distinct {
 			g.seen[i] = map[string]bool{}
 		}
@@ -194,11 +206,15 @@ func (a *aggOp) add(r []types.Value) error {
 }
 
 func (a *aggOp) fold(g *group, i int, args []types.Value) error {
-	before := g.accs[i].Mem()
 	if err := g.accs[i].Add(args); err != nil {
 		return err
 	}
-	a.mem += g.accs[i].Mem() - before
+	if g.adds[i]++; g.adds[i] >= memCheckEvery {
+		g.adds[i] = 0
+		now := g.accs[i].Mem()
+		a.mem += now - g.mem[i]
+		g.mem[i] = now
+	}
 	return nil
 }
 
