@@ -40,7 +40,13 @@
 //  2. the Catalog, if set: the hook for the pg_catalog/information_schema
 //     emulation. It sees the client's PostgreSQL text with $n intact and
 //     declines what is not a catalog query;
-//  3. the Executor, with $n rewritten to @pn.
+//  3. the Executor, with $n rewritten to @pn;
+//  4. when the Executor rejects the statement with a syntax error (42601)
+//     or as not supported (0A000, e.g. a schema-qualified public.t), a
+//     Catalog that is a FallbackCatalog: BI tools' PostgreSQL-dialect
+//     queries over the database's tables (quoted identifiers are strings
+//     to GoogleSQL). If it fails too, it decides whose error the client
+//     sees: the Executor's, unless the text clearly is PostgreSQL.
 //
 // # Parameters
 //
@@ -71,12 +77,26 @@
 //	ARRAY<scalar above>          its array type    {1,2,NULL}, one dimension
 //	MAP, STRUCT, PROTO, other ARRAY  jsonb (3802)
 //
+// A STRING value in a json or jsonb column (only a CatalogStatement has
+// those) is JSON text already and is sent as it is.
+//
 // jsonb renders MAP and STRUCT as objects (unnamed fields "_1", "_2"…),
 // ARRAY as arrays, INT64 as numbers, non-finite floats as "NaN",
 // "Infinity", "-Infinity", DATE and TIMESTAMP as ISO 8601 strings, and
-// BYTES (map keys too) and PROTO as strings: the bytes themselves when they
-// are UTF-8 and do not begin with \x, else "\x" and lowercase hex — so
+// BYTES (map keys too) as strings: the bytes themselves when they are
+// UTF-8 and do not begin with \x, else "\x" and lowercase hex — so
 // families of text cells read naturally and every value is recoverable.
+// A PROTO (a whole message: a top-level column, an ARRAY element, a STRUCT
+// field or a map value) renders as its protojson object, through the
+// AppendJSON hook its sql/types type carries (protoschema sets it; pgwire
+// never sees a descriptor): protojson's defaults — lowerCamelCase
+// json_name keys, unset fields omitted, enums by value name, 64-bit
+// integers as strings, bytes as base64, well-known types in their JSON
+// forms — re-spaced as jsonb prints (", " and ": "). A PROTO whose type has
+// no hook, or whose bytes do not parse as the message, renders as BYTES do
+// instead (a string, usually "\x" and hex), so the result stream goes on.
+// Note that a top-level ENUM column is its number (int8), while an enum
+// inside a protojson message is its name.
 // Binary formats follow PostgreSQL's send/recv functions for every type in
 // both directions (jsonb: version byte 1 + text); Bind's format codes
 // follow the 0 (all text) / 1 (all the same) / N (one each) rule.

@@ -37,6 +37,13 @@ func newEncoder() *encoder { return &encoder{loc: time.UTC, floatDigits: 1} }
 // appendValue appends the text or binary form of a non-NULL v, described to
 // the client as oid, to dst.
 func (e *encoder) appendValue(dst []byte, v types.Value, oid uint32, format int16) ([]byte, error) {
+	if (oid == oidJSONB || oid == oidJSON) && v.Kind() == types.KindString {
+		// JSON text already: a CatalogStatement's json or jsonb column.
+		if format == formatBinary && oid == oidJSONB {
+			dst = append(dst, 1)
+		}
+		return append(dst, v.Bytes()...), nil
+	}
 	if format == formatBinary {
 		return e.appendBinary(dst, v, oid)
 	}

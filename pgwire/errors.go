@@ -126,7 +126,12 @@ func toPGError(ctx context.Context, err error, offsets func(int) int) *pgError {
 		error
 	}
 	if errors.As(err, &own) { // an error that carries its SQLSTATE (the catalog emulator's)
-		return &pgError{code: own.SQLState(), msg: own.Error(), pos: -1}
+		e := &pgError{code: own.SQLState(), msg: own.Error(), pos: -1}
+		var at interface{ Offset() int } // and its byte offset in the client's text
+		if errors.As(err, &at) {
+			e.pos = at.Offset()
+		}
+		return e
 	}
 	var se *sqlerr.Error
 	if errors.As(err, &se) {

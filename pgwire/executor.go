@@ -67,6 +67,20 @@ type Catalog interface {
 	Prepare(ctx context.Context, s Session, query string, paramOIDs []uint32) (st CatalogStatement, ok bool, err error)
 }
 
+// FallbackCatalog is a Catalog that can also evaluate PostgreSQL-dialect
+// queries over the database's own tables, which BI tools send
+// (`SELECT TRUE AS "_" FROM "public"."t" WHERE 1 <> 1 LIMIT 0`). GoogleSQL
+// stays first: the connection offers it only a statement the Executor
+// rejected with a syntax error or as not supported.
+type FallbackCatalog interface {
+	Catalog
+	// PrepareFallback takes query (the client's text, as for Prepare) and
+	// returns ok=false, and no error, when the Executor's error should be
+	// reported; ok=true with an error when that error should be reported
+	// instead (the query clearly is PostgreSQL); else the statement.
+	PrepareFallback(ctx context.Context, s Session, query string, paramOIDs []uint32) (st CatalogStatement, ok bool, err error)
+}
+
 // CatalogStatement is a Statement whose columns and parameters have
 // PostgreSQL types of their own (oid, name, regclass, "char", text[]...).
 // Parameter $n is bound under the name "pn", as for the Executor.
@@ -74,7 +88,8 @@ type CatalogStatement interface {
 	Statement
 	// ColumnOIDs gives one type OID per column (see types.go for the
 	// encodings pgwire knows; an oid column holds INT64 values, a name
-	// column STRING values).
+	// column STRING values, a json or jsonb column STRING values that are
+	// JSON text, or values of any type, rendered as jsonb).
 	ColumnOIDs() []uint32
 	// ParamOIDs gives one type OID per $n placeholder.
 	ParamOIDs() []uint32

@@ -59,7 +59,9 @@ func (c *conn) prepare(text string, oids []uint32) (*prepared, error) {
 	return c.prepareQuery(p, oids)
 }
 
-// prepareQuery prepares a query for the Catalog or the Executor.
+// prepareQuery prepares a query for the Catalog or the Executor, and when
+// the Executor rejects it with a syntax error (or as not supported), for a
+// FallbackCatalog.
 func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 	if cat := c.srv.opts.Catalog; cat != nil {
 		st, ok, err := cat.Prepare(c.ctx, c.session(), p.text, oids)
@@ -67,23 +69,59 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 			return nil, toPGError(c.ctx, err, nil)
 		}
 		if ok {
-			p.stmt, p.verb = st, "SELECT"
-			for i, oid := range st.ParamOIDs() {
-				p.params = append(p.params, param{name: paramName(i + 1), oid: oid, typ: oidType(oid)})
-				if p.params[i].typ == nil {
-					p.params[i].typ = types.String
-				}
-			}
-			oids := st.ColumnOIDs()
-			for i, f := range st.Columns() {
-				p.cols = append(p.cols, column{name: f.Name, oid: oids[i], typ: f.Type})
-			}
-			return p, nil
+			return catalogPrepared(p, st), nil
 		}
 	}
+	q, err := c.prepareExecutor(&prepared{text: p.text}, oids)
+	if err == nil {
+		return q, nil
+	}
+	if fb, ok := c.srv.opts.Catalog.(FallbackCatalog); ok && fallsBack(err) {
+		st, ok, ferr := fb.PrepareFallback(c.ctx, c.session(), p.text, oids)
+		switch {
+		case ok && ferr != nil:
+			return nil, toPGError(c.ctx, ferr, nil)
+		case ok:
+			return catalogPrepared(p, st), nil
+		}
+	}
+	return nil, toPGError(c.ctx, err, q.origOffset)
+}
+
+// fallsBack reports whether an Executor error leaves the statement to a
+// FallbackCatalog: GoogleSQL could not read it (a syntax error: quoted
+// identifiers are strings to GoogleSQL) or does not support it (a
+// schema-qualified table such as public.t is a path expression).
+func fallsBack(err error) bool {
+	switch sqlerr.CodeOf(err) {
+	case sqlerr.Syntax, sqlerr.NotSupported:
+		return true
+	}
+	return false
+}
+
+// catalogPrepared fills p for a Catalog statement.
+func catalogPrepared(p *prepared, st CatalogStatement) *prepared {
+	p.stmt, p.verb = st, "SELECT"
+	for i, oid := range st.ParamOIDs() {
+		p.params = append(p.params, param{name: paramName(i + 1), oid: oid, typ: oidType(oid)})
+		if p.params[i].typ == nil {
+			p.params[i].typ = types.String
+		}
+	}
+	oids := st.ColumnOIDs()
+	for i, f := range st.Columns() {
+		p.cols = append(p.cols, column{name: f.Name, oid: oids[i], typ: f.Type})
+	}
+	return p
+}
+
+// prepareExecutor prepares p for the Executor. On error it returns p too,
+// for its placeholder offsets, with the unconverted error.
+func (c *conn) prepareExecutor(p *prepared, oids []uint32) (*prepared, error) {
 	ph, err := scanPlaceholders(p.text, len(oids))
 	if err != nil {
-		return nil, err
+		return p, err
 	}
 	p.ph, p.verb = ph, "SELECT"
 	if w := newWords(p.text); w.keyword("explain") {
@@ -99,7 +137,7 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 	}
 	st, err := c.inferAndPrepare(p)
 	if err != nil {
-		return nil, toPGError(c.ctx, err, p.origOffset)
+		return p, err
 	}
 	p.stmt = st
 	for _, f := range st.Columns() {

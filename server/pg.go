@@ -18,7 +18,7 @@ func (s *Server) listenPG(e *engine.Engine) error {
 	if cfg.PGAddr == "" {
 		return nil
 	}
-	opts := pgwire.Options{Executor: NewPGExecutor(e), Catalog: pgCatalog{s.engine}, MaxConns: cfg.PGMaxConns, Logger: cfg.Logger}
+	opts := pgwire.Options{Executor: NewPGExecutor(e), Catalog: pgCatalog{store: s.engine, sql: e}, MaxConns: cfg.PGMaxConns, Logger: cfg.Logger}
 	if (cfg.PGTLSCert == "") != (cfg.PGTLSKey == "") {
 		return fmt.Errorf("postgres: --pg-tls-cert and --pg-tls-key go together")
 	}

@@ -1,24 +1,35 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
+	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shale-db/shale/catalog"
+	"github.com/shale-db/shale/engine"
 	"github.com/shale-db/shale/pgwire"
 	"github.com/shale-db/shale/pgwire/pgcatalog"
+	"github.com/shale-db/shale/sql/sqlerr"
 	"github.com/shale-db/shale/sql/types"
 	"github.com/shale-db/shale/storage"
 )
 
-// pgCatalog answers the PostgreSQL-dialect catalog queries tools send
-// (pgwire.Catalog) with the pgcatalog emulator over the live storage
-// catalog: every run reads the tables afresh.
-type pgCatalog struct{ store *storage.Engine }
+// pgCatalog answers the PostgreSQL-dialect queries tools send with the
+// pgcatalog emulator over the live storage catalog (every run reads the
+// tables afresh): catalog queries first (pgwire.Catalog), and queries over
+// the instance's tables that GoogleSQL rejected (pgwire.FallbackCatalog),
+// whose rows it reads through the SQL engine (pgSource.Scan).
+type pgCatalog struct {
+	store *storage.Engine
+	sql   *engine.Engine
+}
 
 var (
-	_ pgwire.Catalog           = pgCatalog{}
+	_ pgwire.FallbackCatalog   = pgCatalog{}
 	_ pgcatalog.Source         = pgSource{}
 	_ pgcatalog.DatabaseLister = pgSource{}
 )
@@ -28,12 +39,31 @@ func (c pgCatalog) Prepare(ctx context.Context, s pgwire.Session, query string, 
 	if !pgcatalog.Handles(query) {
 		return nil, false, nil
 	}
-	st, err := pgcatalog.Prepare(query, paramOIDs)
+	src, sess := c.source(), catSession(s)
+	st, err := pgcatalog.PrepareWith(ctx, src, sess, query, paramOIDs)
 	if err != nil {
 		return nil, true, err
 	}
-	return &catStatement{st: st, src: pgSource{c.store}, sess: s}, true, nil
+	return &catStatement{st: st, src: src, sess: s}, true, nil
 }
+
+// PrepareFallback implements pgwire.FallbackCatalog: the emulator evaluates
+// a statement GoogleSQL could not, with the instance's tables as relations
+// of schema public. When it fails too, its error is reported only for a
+// statement that clearly is PostgreSQL (pgcatalog.ClearlyPostgres: a
+// double-quoted table name, alias or dotted name, a :: cast, public.t);
+// otherwise the GoogleSQL error stands, since GoogleSQL is the language
+// users write.
+func (c pgCatalog) PrepareFallback(ctx context.Context, s pgwire.Session, query string, paramOIDs []uint32) (pgwire.CatalogStatement, bool, error) {
+	src := c.source()
+	st, err := pgcatalog.PrepareWith(ctx, src, catSession(s), query, paramOIDs)
+	if err != nil {
+		return nil, pgcatalog.ClearlyPostgres(query), err
+	}
+	return &catStatement{st: st, src: src, sess: s}, true, nil
+}
+
+func (c pgCatalog) source() pgSource { return pgSource{store: c.store, sql: c.sql} }
 
 // catStatement adapts a pgcatalog.Statement: its text results become
 // values of the types pgwire encodes for their OIDs.
@@ -66,7 +96,8 @@ func (s *catStatement) ColumnOIDs() []uint32 {
 // ParamOIDs implements pgwire.CatalogStatement.
 func (s *catStatement) ParamOIDs() []uint32 { return s.st.ParamOIDs() }
 
-// Run implements pgwire.Statement. Parameter $n arrives as "pn".
+// Run implements pgwire.Statement. Parameter $n arrives as "pn". The rows
+// stream as far as the statement's plan allows (pgcatalog.Statement.Open).
 func (s *catStatement) Run(ctx context.Context, params map[string]types.Value) (pgwire.Rows, error) {
 	args := make([]*string, len(s.st.ParamOIDs()))
 	for i := range args {
@@ -75,19 +106,22 @@ func (s *catStatement) Run(ctx context.Context, params map[string]types.Value) (
 			args[i] = &text
 		}
 	}
-	res, err := s.st.Run(ctx, s.src, catSession(s.sess), args)
+	rows, err := s.st.Open(ctx, s.src, catSession(s.sess), args)
 	if err != nil {
 		return nil, err
 	}
 	cols := s.Columns()
-	return &catRows{res: res, cols: cols, row: make([]types.Value, len(cols)), i: -1}, nil
+	return &catRows{rows: rows, cols: cols, row: make([]types.Value, len(cols))}, nil
 }
 
-// paramText renders a parameter as the text the emulator parses.
+// paramText renders a parameter as the text the emulator parses: bytea as
+// \x and hex, as a table's bytea values read.
 func paramText(v types.Value) string {
 	switch v.Kind() {
-	case types.KindString, types.KindBytes:
+	case types.KindString:
 		return v.Str()
+	case types.KindBytes:
+		return `\x` + hex.EncodeToString(v.Bytes())
 	case types.KindBool:
 		if v.Bool() {
 			return "true"
@@ -99,7 +133,10 @@ func paramText(v types.Value) string {
 
 // catValueType is the value type a catalog column of a PostgreSQL type
 // travels as: integers and floats as numbers (binary format needs them),
-// bool as BOOL, everything else as its text.
+// bool as BOOL, bytea as BYTES, date and timestamps as DATE and TIMESTAMP,
+// everything else (json and jsonb too: pgwire sends a STRING there as the
+// JSON text it is) as its text. A user table's value that reaches a result
+// column unchanged travels as the engine produced it instead (catRows).
 func catValueType(oid uint32) *types.Type {
 	switch oid {
 	case 16:
@@ -108,34 +145,48 @@ func catValueType(oid uint32) *types.Type {
 		return types.Int64
 	case 700, 701:
 		return types.Float64
+	case 17:
+		return types.Bytes
+	case 1082:
+		return types.Date
+	case 1114, 1184:
+		return types.Timestamp
 	}
 	return types.String
 }
 
-// catRows streams a materialized catalog result.
+// catRows streams a catalog result. A column value that is a scanned table
+// value (pgcatalog Rows.Natives) is the engine's own value, so it is sent
+// exactly as the GoogleSQL path sends it; other values are converted from
+// their text.
 type catRows struct {
-	res  *pgcatalog.Result
+	rows *pgcatalog.Rows
 	cols []types.Field
 	row  []types.Value
-	i    int
 	err  error
 }
 
 func (r *catRows) Next() bool {
-	if r.err != nil || r.i+1 >= len(r.res.Rows) {
+	if r.err != nil || !r.rows.Next() {
 		return false
 	}
-	r.i++
-	for j, text := range r.res.Rows[r.i] {
-		r.row[j], r.err = catValue(text, r.cols[j].Type)
-		if r.err != nil {
+	nat := r.rows.Natives()
+	for j, text := range r.rows.Text() {
+		if v, ok := nat[j].(types.Value); ok {
+			r.row[j] = v
+			continue
+		}
+		if r.row[j], r.err = catValue(text, r.cols[j].Type); r.err != nil {
+			r.rows.Close()
 			return false
 		}
 	}
 	return true
 }
 
-// catValue converts one text value (nil: NULL).
+// catValue converts one text value (nil: NULL). Text a DATE or TIMESTAMP
+// column cannot parse (a literal cast as such keeps its spelling) stays
+// text.
 func catValue(text *string, t *types.Type) (types.Value, error) {
 	if text == nil {
 		return types.NullOf(t), nil
@@ -149,13 +200,37 @@ func catValue(text *string, t *types.Type) (types.Value, error) {
 	case types.KindFloat64:
 		f, err := strconv.ParseFloat(*text, 64)
 		return types.Float64Value(f), err
+	case types.KindBytes:
+		if h, ok := strings.CutPrefix(*text, `\x`); ok {
+			if b, err := hex.DecodeString(h); err == nil {
+				return types.BytesValue(b), nil
+			}
+		}
+		return types.BytesValue([]byte(*text)), nil
+	case types.KindDate:
+		if d, err := time.Parse("2006-01-02", *text); err == nil {
+			return types.DateValue(d.Unix() / 86400), nil
+		}
+	case types.KindTimestamp:
+		for _, layout := range []string{"2006-01-02 15:04:05.999999-07", "2006-01-02 15:04:05.999999-07:00", "2006-01-02 15:04:05.999999"} {
+			if ts, err := time.Parse(layout, *text); err == nil {
+				return types.TimeValue(ts), nil
+			}
+		}
 	}
 	return types.StringValue(*text), nil
 }
 
 func (r *catRows) Row() []types.Value { return r.row }
-func (r *catRows) Err() error         { return r.err }
-func (r *catRows) Close() error       { return nil }
+
+func (r *catRows) Err() error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.rows.Err()
+}
+
+func (r *catRows) Close() error { return r.rows.Close() }
 
 // catSettings are the run-time parameters the emulator may read from the
 // session (current_setting, pg_settings, SHOW-like functions).
@@ -176,8 +251,11 @@ func catSession(s pgwire.Session) *pgcatalog.Session {
 
 // pgSource is the storage catalog as pgcatalog sees it: a database is an
 // instance (InstanceOf), a table's columns are what SELECT * returns, typed
-// as pgwire sends them.
-type pgSource struct{ store *storage.Engine }
+// as pgwire sends them, and its rows are what the engine returns for them.
+type pgSource struct {
+	store *storage.Engine
+	sql   *engine.Engine
+}
 
 // Tables implements pgcatalog.Source.
 func (s pgSource) Tables(ctx context.Context, database string) ([]pgcatalog.Table, error) {
@@ -216,4 +294,120 @@ func (s pgSource) Databases(ctx context.Context) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Scan implements pgcatalog.Source by running `SELECT <columns> FROM <table>
+// [LIMIT n]` through the GoogleSQL engine (`SELECT _key` when no column is
+// needed): the same scan, column values and types as a GoogleSQL query, so
+// each value's Native is what the GoogleSQL path would send and its Text is
+// pgwire's text form of it. Rows stream from the engine; closing stops the
+// scan.
+func (s pgSource) Scan(ctx context.Context, database, table string, columns []string, limit int64) (pgcatalog.TableRows, error) {
+	if s.sql == nil {
+		return nil, &pgcatalog.Error{Code: pgcatalog.CodeNotSupported, Message: "this server cannot read tables for PostgreSQL-dialect queries"}
+	}
+	var q strings.Builder
+	q.WriteString("SELECT ")
+	for i, c := range columns {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString(googleSQLIdent(c))
+	}
+	if len(columns) == 0 {
+		q.WriteString(catalog.KeyColumn)
+	}
+	q.WriteString(" FROM ")
+	q.WriteString(googleSQLIdent(table))
+	if limit >= 0 {
+		q.WriteString(" LIMIT ")
+		q.WriteString(strconv.FormatInt(limit, 10))
+	}
+	st, err := s.sql.Prepare(ctx, InstanceOf(database), q.String(), nil)
+	if err != nil {
+		return nil, unpositioned(err)
+	}
+	rows, err := st.Run(ctx, nil)
+	if err != nil {
+		return nil, unpositioned(err)
+	}
+	return &scanRows{rows: rows, cols: st.Columns(), datums: make([]pgcatalog.Datum, len(columns))}, nil
+}
+
+// unpositioned drops the position of an engine error: it points into the
+// scan's query, not the client's.
+func unpositioned(err error) error {
+	var se *sqlerr.Error
+	if errors.As(err, &se) {
+		return &sqlerr.Error{Code: se.Code, Offset: -1, Msg: se.Msg}
+	}
+	return err
+}
+
+// googleSQLIdent quotes a name as a GoogleSQL identifier.
+func googleSQLIdent(name string) string {
+	return "`" + strings.NewReplacer(`\`, `\\`, "`", "\\`").Replace(name) + "`"
+}
+
+// scanRows adapts the engine's rows to pgcatalog.TableRows.
+type scanRows struct {
+	rows   *engine.Rows
+	cols   []types.Field
+	datums []pgcatalog.Datum
+	buf    []byte
+}
+
+func (r *scanRows) Next() bool {
+	if !r.rows.Next() {
+		return false
+	}
+	row := r.rows.Row()
+	for i := range r.datums {
+		v := row[i]
+		if v.IsNull() {
+			r.datums[i] = pgcatalog.Datum{Null: true}
+			continue
+		}
+		var err error
+		if r.buf, err = pgwire.AppendText(r.buf[:0], v, r.cols[i].Type); err != nil {
+			r.datums[i] = pgcatalog.Datum{Null: true}
+			continue
+		}
+		// The engine reuses its buffers from one batch to the next; the
+		// emulator may keep values longer (ORDER BY, joins).
+		r.datums[i] = pgcatalog.Datum{Text: string(r.buf), Native: detach(v)}
+	}
+	return true
+}
+
+func (r *scanRows) Row() []pgcatalog.Datum { return r.datums }
+func (r *scanRows) Err() error             { return unpositioned(r.rows.Err()) }
+func (r *scanRows) Close() error           { return r.rows.Close() }
+
+// detach deep-copies v's bytes and elements.
+func detach(v types.Value) types.Value {
+	if v.IsNull() {
+		return v
+	}
+	switch v.Kind() {
+	case types.KindString:
+		return types.StringBytesValue(bytes.Clone(v.Bytes()))
+	case types.KindBytes:
+		return types.BytesValue(bytes.Clone(v.Bytes()))
+	case types.KindProto:
+		return types.ProtoValue(v.Type(), bytes.Clone(v.Bytes()))
+	case types.KindArray, types.KindStruct, types.KindMap:
+		elems := make([]types.Value, len(v.Elems()))
+		for i, e := range v.Elems() {
+			elems[i] = detach(e)
+		}
+		switch v.Kind() {
+		case types.KindArray:
+			return types.ArrayValue(v.Type(), elems)
+		case types.KindStruct:
+			return types.StructValue(v.Type(), elems)
+		}
+		return types.MapValue(v.Type(), elems)
+	}
+	return v
 }

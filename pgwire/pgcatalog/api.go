@@ -8,7 +8,40 @@ import (
 // Source is Shale's live catalog as PostgreSQL sees it (implemented by the
 // server wiring).
 type Source interface {
+	// Tables lists the Shale tables of database with the columns a
+	// PostgreSQL client sees.
 	Tables(ctx context.Context, database string) ([]Table, error)
+	// Scan streams the rows of a table of database in key order: one Datum
+	// per name in columns (a subset of the Table's Columns, in the order
+	// given; empty when the statement needs none of them), and at most
+	// limit rows (limit < 0: all). Rows are read as the caller advances,
+	// so a caller that stops early stops the scan.
+	Scan(ctx context.Context, database, table string, columns []string, limit int64) (TableRows, error)
+}
+
+// TableRows is the row stream of a Source's Scan.
+type TableRows interface {
+	// Next advances; false at the end or on an error (see Err).
+	Next() bool
+	// Row is the current row, valid until the next call to Next.
+	Row() []Datum
+	Err() error
+	// Close releases the scan; it may be called before the end and more
+	// than once.
+	Close() error
+}
+
+// Datum is one value of a scanned row. Text is the value in its column
+// type's PostgreSQL text output form (Null: SQL NULL), which is what
+// expressions see. Native is the Source's own representation; when the
+// value reaches a result column of its column's type unchanged (a column
+// reference, through joins, subqueries, CASE, ORDER BY...), Rows.Natives
+// hands it back, so the caller can send it exactly as it sends that value
+// elsewhere.
+type Datum struct {
+	Text   string
+	Null   bool
+	Native any
 }
 
 // DatabaseLister is optionally implemented by a Source that knows the other
@@ -18,7 +51,8 @@ type DatabaseLister interface {
 	Databases(ctx context.Context) ([]string, error)
 }
 
-// Table is one Shale table in schema public.
+// Table is one Shale table in schema public. Statements may read it as a
+// relation public.<Name> (or unqualified) with these columns.
 type Table struct {
 	Name       string
 	Columns    []Column
@@ -64,7 +98,8 @@ func Query(ctx context.Context, src Source, sess *Session, sql string) (*Result,
 	return st.Run(ctx, src, sess, nil)
 }
 
-// Statement is a prepared catalog query. It holds no catalog data: every Run
+// Statement is a prepared catalog query. It holds no catalog data beyond
+// the shapes (names and columns) of the Shale tables it reads: every Run
 // reads the Source again, so it may be kept across catalog changes and run
 // concurrently.
 type Statement struct {
@@ -73,15 +108,32 @@ type Statement struct {
 }
 
 // Prepare parses and binds sql (one SELECT, VALUES or SHOW statement, with
-// optional $n placeholders). paramOIDs are the client's parameter types (0 or
-// missing: inferred from use, text when nothing says otherwise).
-func Prepare(sql string, paramOIDs []uint32) (st *Statement, err error) {
+// optional $n placeholders) over the emulated catalog relations alone: a
+// statement naming a Shale table fails (see PrepareWith). paramOIDs are the
+// client's parameter types (0 or missing: inferred from use, text when
+// nothing says otherwise).
+func Prepare(sql string, paramOIDs []uint32) (*Statement, error) {
+	return PrepareWith(context.Background(), nil, nil, sql, paramOIDs)
+}
+
+// PrepareWith is Prepare with the Shale tables of sess's database available
+// as relations of schema public, qualified or not (after pg_catalog's, as
+// on PostgreSQL's default search path). src.Tables is read, once, only when
+// the statement names a relation that is neither a WITH query nor a catalog
+// relation.
+func PrepareWith(ctx context.Context, src Source, sess *Session, sql string, paramOIDs []uint32) (st *Statement, err error) {
 	defer recoverInternal(&err)
 	stmt, err := parseOne(sql)
 	if err != nil {
 		return nil, err
 	}
 	b := newBinder(sql, paramOIDs)
+	if src != nil {
+		if sess == nil {
+			sess = &Session{}
+		}
+		b.ctx, b.src, b.sess = ctx, src, sess
+	}
 	p, err := b.bindStatement(stmt)
 	if err != nil {
 		return nil, err
@@ -102,8 +154,30 @@ func (s *Statement) Columns() []ResultColumn {
 func (s *Statement) ParamOIDs() []uint32 { return append([]uint32(nil), s.params...) }
 
 // Run evaluates the statement with args in text format (nil = NULL), one
-// per placeholder.
-func (s *Statement) Run(ctx context.Context, src Source, sess *Session, args []*string) (res *Result, err error) {
+// per placeholder, and collects its result.
+func (s *Statement) Run(ctx context.Context, src Source, sess *Session, args []*string) (*Result, error) {
+	rows, err := s.Open(ctx, src, sess, args)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	res := &Result{Columns: s.Columns(), Rows: [][]*string{}}
+	for rows.Next() {
+		res.Rows = append(res.Rows, append([]*string(nil), rows.Text()...))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Open starts the statement with args in text format (nil = NULL), one per
+// placeholder. A SELECT without grouping, aggregates, window functions,
+// set-returning functions in its select list, DISTINCT or ORDER BY streams:
+// its rows are computed as Next asks for them, and a Shale table in its
+// FROM clause is read only that far. Other statements are computed whole
+// first.
+func (s *Statement) Open(ctx context.Context, src Source, sess *Session, args []*string) (rows *Rows, err error) {
 	defer recoverInternal(&err)
 	if sess == nil {
 		sess = &Session{}
@@ -112,22 +186,81 @@ func (s *Statement) Run(ctx context.Context, src Source, sess *Session, args []*
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.plan.run(ev, nil)
-	if traceTicks != nil {
-		traceTicks(ev.ticks)
-	}
+	it, err := openPlan(ev, s.plan.root, nil)
 	if err != nil {
+		ev.closeScans()
 		return nil, err
 	}
-	res = &Result{Columns: s.Columns(), Rows: make([][]*string, 0, len(rows))}
-	for _, r := range rows {
-		out := make([]*string, len(s.plan.cols))
-		for i, c := range s.plan.cols {
-			out[i] = ev.format(r[i], c.typ)
-		}
-		res.Rows = append(res.Rows, out)
+	n := len(s.plan.cols)
+	return &Rows{ev: ev, it: it, cols: s.plan.cols, text: make([]*string, n), nat: make([]any, n)}, nil
+}
+
+// Rows is a running statement's result.
+type Rows struct {
+	ev   *evaluator
+	it   rowIter
+	cols []outCol
+	text []*string
+	nat  []any
+	err  error
+	done bool
+}
+
+// Next computes the next row; false at the end or on an error (see Err).
+func (r *Rows) Next() (ok bool) {
+	if r.done {
+		return false
 	}
-	return res, nil
+	defer func() {
+		if !ok {
+			r.finish()
+		}
+	}()
+	defer recoverInternal(&r.err)
+	row, err := r.it.next()
+	if err != nil || row == nil {
+		r.err = err
+		return false
+	}
+	for i, c := range r.cols {
+		v := row[i]
+		r.text[i], r.nat[i] = r.ev.format(v, c.typ), nil
+		if v.nat != nil && v.nat.typ == c.typ {
+			r.nat[i] = v.nat.v
+		}
+	}
+	return true
+}
+
+// Text is the current row in text format (nil = NULL), valid until the
+// next call to Next.
+func (r *Rows) Text() []*string { return r.text }
+
+// Natives gives, for each column of the current row, the Datum.Native of
+// the scanned table value it holds unchanged, or nil (the value is then
+// only its Text).
+func (r *Rows) Natives() []any { return r.nat }
+
+// Err is the error that ended the rows, if any.
+func (r *Rows) Err() error { return r.err }
+
+// Close stops the statement and releases its table scans; it may be called
+// before the end and more than once.
+func (r *Rows) Close() error {
+	r.finish()
+	return nil
+}
+
+func (r *Rows) finish() {
+	if r.done {
+		return
+	}
+	r.done = true
+	r.it.close()
+	r.ev.closeScans()
+	if traceTicks != nil {
+		traceTicks(r.ev.ticks)
+	}
 }
 
 // recoverPanics turns a panic inside the package into an XX000 error, so a

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // cast converts v of static type from to type to, as PostgreSQL's casts
@@ -11,6 +12,9 @@ import (
 func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if v.isNull() || from == to {
 		return v, nil
+	}
+	if (to == tTimestamptz || to == tTimestamp || to == tDate) && v.k == kText {
+		return castTime(v.s, to), nil
 	}
 	if isTextType(to) || to == tJSON || to == tJSONB || to == tBytea || to == tNodeTree {
 		if v.k == kText {
@@ -35,6 +39,34 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		return ev.castArray(v, from, to)
 	}
 	return v, nil
+}
+
+// timeInputs are the spellings castTime reads: ISO 8601 with T or a space,
+// zones as Z, ±hh, ±hhmm or ±hh:mm, or none (then UTC, the sessions'
+// default TimeZone), or a date alone.
+var timeInputs = []string{"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999-07", "2006-01-02T15:04:05.999999999-07", "2006-01-02 15:04:05.999999999-0700",
+	"2006-01-02T15:04:05.999999999-0700", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02"}
+
+// castTime reads a date or timestamp and renders it in its type's output
+// form (timestamptz in UTC), so that values of the type compare correctly
+// as text; text it cannot read is kept as it is.
+func castTime(s string, to uint32) Value {
+	in := strings.TrimSpace(s)
+	for _, layout := range timeInputs {
+		t, err := time.Parse(layout, in)
+		if err != nil {
+			continue
+		}
+		switch to {
+		case tDate:
+			return textV(t.Format("2006-01-02"))
+		case tTimestamp:
+			return textV(t.Format("2006-01-02 15:04:05.999999"))
+		}
+		return textV(t.UTC().Format(timestampLayout))
+	}
+	return textV(s)
 }
 
 func castText(s string, to uint32) Value {

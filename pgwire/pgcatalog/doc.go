@@ -2,7 +2,11 @@
 // tools send over the wire endpoint — psql's meta-commands (\l \dn \dt \d
 // \d+), pgJDBC's DatabaseMetaData, Grafana, Metabase and DBeaver
 // introspection, and session probes such as SELECT version() — from
-// Shale's live catalog.
+// Shale's live catalog, and the PostgreSQL-dialect queries BI tools send
+// over Shale tables (Metabase's `SELECT TRUE AS "_" FROM "public"."t" WHERE
+// 1 <> 1 LIMIT 0` probe and its row samples, DBeaver's `SELECT t.* FROM
+// public.t t LIMIT 200`), which the server hands over when GoogleSQL
+// rejects them.
 //
 // # Evaluation model
 //
@@ -11,17 +15,24 @@
 //
 //	Prepare: parse (parse.go) → bind (select.go, from.go, expr.go, ops.go…)
 //	         names resolve against the fixed shapes of the emulated
-//	         relations (shapes.go, transcribed from PostgreSQL 15), every
-//	         expression gets a static type OID, untyped literals and $n
-//	         parameters take their type from context, as in PostgreSQL
+//	         relations (shapes.go, transcribed from PostgreSQL 15) and, with
+//	         PrepareWith, the shapes of the Shale tables (Source.Tables,
+//	         read once, only if the statement names a relation that is not
+//	         a catalog relation); every expression gets a static type OID,
+//	         untyped literals and $n parameters take their type from
+//	         context, as in PostgreSQL
 //	Run:     the Source is read once into a snapshot (catalog.go); each
 //	         relation's rows are computed from it on first use (rel_*.go);
+//	         a Shale table's rows come from Source.Scan (usertable.go);
 //	         plans (plan.go, selectplan.go, cross.go, setop.go) materialize
-//	         rows and expressions evaluate over an env chain (the current
-//	         row, its aggregates, window and set-returning-function
-//	         results, and the enclosing query's env for correlation)
-//	Result:  values render in PostgreSQL's text output format (format.go)
-//	         with the column type OIDs for RowDescription
+//	         rows, except a SELECT without grouping, aggregates, windows,
+//	         set-returning functions, DISTINCT or ORDER BY, which streams;
+//	         expressions evaluate over an env chain (the current row, its
+//	         aggregates, window and set-returning-function results, and
+//	         the enclosing query's env for correlation)
+//	Result:  Rows (Statement.Open) render values in PostgreSQL's text
+//	         output format (format.go) with the column type OIDs for
+//	         RowDescription; Run collects them
 //
 // Joins are nested loops, hash joins when a conjunct equates the two sides,
 // and comma-separated FROM lists are ordered greedily with each WHERE
@@ -40,15 +51,48 @@
 // appear in pg_class and pg_attribute, so 'pg_class'::regclass and
 // \d pg_class work. pg_description is empty (Shale keeps no comments).
 //
+// # Shale tables
+//
+// A Shale table is the relation public.<name> (also unqualified, after
+// pg_catalog's relations, as on PostgreSQL's default search path). Its
+// columns are exactly those Source.Tables describes (and pg_attribute
+// shows): `_key bytea` unless the table has a row-key schema, one column
+// per key field with its type, one jsonb column per family. Source.Scan
+// reads its rows in key order; each value arrives as its text (what
+// expressions see: bytea as \x hex, jsonb as JSON text, int8 as a number,
+// timestamptz as text) and the Source's native value, which Rows.Natives
+// returns while the value reaches a result column of its type unchanged,
+// so the server sends it exactly as its GoogleSQL path would. A scan asks
+// only for the columns some expression references (colRef marks them) and
+// stops when the statement stops reading:
+//
+//   - LIMIT 0, or a WHERE that references no column of its query level and
+//     is not true (Metabase's WHERE 1 <> 1), reads nothing;
+//   - a streaming SELECT (above) pulls rows one at a time and stops at
+//     LIMIT + OFFSET; without a WHERE over columns the scan itself is
+//     limited to LIMIT + OFFSET rows;
+//   - anything else (ORDER BY, GROUP BY, aggregates, joins, set
+//     operations) reads the table whole, each row counting against the
+//     statement's 5,000,000-row budget; a table read whole is kept for the
+//     rest of the run, so a correlated subquery scans it once.
+//
+// A prepared statement keeps the shapes of the tables it reads: Run checks
+// them against the snapshot (42P01 if the table is gone, 0A000 if a column
+// it reads changed type). Comparisons follow the text (and numbers of
+// int8 columns): timestamptz compares as its UTC text, bytea as its hex.
+//
 // # Invariants
 //
-// C1: one statement reads the Source at most once; all its relations and
-// functions see the same snapshot.
+// C1: one statement reads the Source's catalog (Tables, Databases) at most
+// once per Prepare and once per Run; all its relations and functions see
+// the same snapshot. Each Shale table reference is scanned at most twice
+// per run (once streamed, then once whole if it is read again).
 // C2: a table's OID is a hash of its name into [1<<30, 1<<30 + 1<<28),
 // probed forward in name order on collision, so OIDs are stable across
 // statements while the set of tables is; the table's index and constraint
 // take the next two OIDs.
-// C3: prepared statements hold no catalog data; Run may be called
+// C3: prepared statements hold no catalog data beyond the shapes of the
+// Shale tables they read (checked by Run); Run and Open may be called
 // concurrently and after catalog changes.
 // C4: no input panics (FuzzQuery); errors are *Error with a SQLSTATE.
 package pgcatalog

@@ -33,6 +33,9 @@ func (e *Error) Error() string { return e.Message }
 // SQLState returns the SQLSTATE code.
 func (e *Error) SQLState() string { return e.Code }
 
+// Offset is the error's 0-based byte offset in the statement text, or -1.
+func (e *Error) Offset() int { return e.Position - 1 }
+
 func errorf(code string, pos int32, format string, args ...any) *Error {
 	p := 0
 	if pos >= 0 {

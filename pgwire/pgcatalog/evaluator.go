@@ -19,11 +19,17 @@ type evaluator struct {
 	ctes    map[*cteDef][][]Value
 	regexps map[string]*regexp.Regexp
 	ticks   int
+	// Shale table scans: the rows of tables read whole, the tables
+	// streamed once already, and the scans to close when the run ends.
+	scanned map[*tableScanPlan][][]Value
+	opened  map[*tableScanPlan]bool
+	scans   []*scanIter
 }
 
 func newEvaluator(ctx context.Context, src Source, sess *Session, params []uint32, args []*string) (*evaluator, error) {
 	ev := &evaluator{ctx: ctx, src: src, sess: sess, now: time.Now().UTC(),
-		rels: map[*relDef][][]Value{}, ctes: map[*cteDef][][]Value{}, regexps: map[string]*regexp.Regexp{}}
+		rels: map[*relDef][][]Value{}, ctes: map[*cteDef][][]Value{}, regexps: map[string]*regexp.Regexp{},
+		scanned: map[*tableScanPlan][][]Value{}, opened: map[*tableScanPlan]bool{}}
 	if len(args) < len(params) {
 		return nil, errorf(CodeSyntax, noPos, "bind message supplies %d parameters, but prepared statement requires %d", len(args), len(params))
 	}
@@ -64,6 +70,23 @@ func (ev *evaluator) check() error {
 		return errorf("54000", noPos, "catalog query visits more than %d rows", maxTicks)
 	}
 	return nil
+}
+
+// pulse reports cancellation for loops that do not count against maxTicks
+// (a streamed result's rows); they call it once per row.
+func (ev *evaluator) pulse(n int) error {
+	if n%256 == 0 && ev.ctx.Err() != nil {
+		return errorf(CodeCanceled, noPos, "canceling statement due to user request")
+	}
+	return nil
+}
+
+// closeScans closes the run's table scans.
+func (ev *evaluator) closeScans() {
+	for _, it := range ev.scans {
+		it.close()
+	}
+	ev.scans = nil
 }
 
 // relRows returns a catalog relation's rows, computed once per run.

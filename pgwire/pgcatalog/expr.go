@@ -32,8 +32,12 @@ func constExpr(v Value, typ uint32) *cexpr {
 		fn: func(*evaluator, *env) (Value, error) { return v, nil }}
 }
 
-// colRef reads column idx of the env levels up.
+// colRef reads column idx of the env levels up. Every column reference is
+// built here, so marking a Shale table's column as used here is complete.
 func colRef(levels, idx int, c scopeCol) *cexpr {
+	if c.use != nil {
+		*c.use = true
+	}
 	return &cexpr{typ: c.typ, name: c.name, fields: c.fields, fn: func(_ *evaluator, e *env) (Value, error) {
 		for i := 0; i < levels; i++ {
 			e = e.outer
@@ -140,11 +144,14 @@ func (b *binder) bindColumnRef(cr *pg_query.ColumnRef, sc *scope) (*cexpr, error
 	if len(f) == 0 || f[len(f)-1] == "*" {
 		return nil, errorf(CodeNotSupported, cr.Location, "* is only supported at the top of a select list")
 	}
-	qual := ""
+	schema, qual := "", ""
 	if len(f) > 1 {
 		qual = f[len(f)-2]
 	}
-	levels, idx, col, err := sc.resolve(qual, f[len(f)-1], cr.Location)
+	if len(f) > 2 {
+		schema = f[len(f)-3]
+	}
+	levels, idx, col, err := sc.resolve(schema, qual, f[len(f)-1], cr.Location)
 	if err != nil {
 		// A bare name may be a whole-row reference to a range variable,
 		// which catalog queries do not need.

@@ -69,8 +69,7 @@ func (b *binder) bindFromItem(n *pg_query.Node, sc *scope) (plan, error) {
 
 // bindRangeVar resolves a relation name: a WITH query, an emulated
 // pg_catalog or information_schema relation (pg_catalog is searched first
-// for unqualified names), or a Shale table, which catalog queries cannot
-// read.
+// for unqualified names), or a Shale table in public (usertable.go).
 func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 	alias := rv.Relname
 	if rv.Alias != nil {
@@ -80,10 +79,16 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 	if rv.Alias != nil {
 		colnames = strs(rv.Alias.Colnames)
 	}
+	// The schema qualifies column references (public.t.c) only while the
+	// relation has no alias, as in PostgreSQL.
+	relSchema := ""
 	rename := func(cols []scopeCol) []scopeCol {
 		out := make([]scopeCol, len(cols))
 		for i, c := range cols {
 			c.rel, c.usingDup = alias, false
+			if rv.Alias == nil {
+				c.schema = relSchema
+			}
 			if i < len(colnames) {
 				c.name = colnames[i]
 			}
@@ -109,10 +114,23 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 		for i, c := range d.cols {
 			cols[i] = scopeCol{name: c.name, typ: c.typ}
 		}
+		relSchema = schema
 		return &scanPlan{def: d, cols: rename(cols)}, nil
 	}
 	if rv.Schemaname == "" || rv.Schemaname == "public" {
-		return nil, errorf(CodeNotSupported, rv.Location, "relation %q is not a catalog relation: Shale tables are queried in GoogleSQL", rv.Relname)
+		if b.src == nil {
+			return nil, errorf(CodeNotSupported, rv.Location, "relation %q is not a catalog relation: Shale tables are queried in GoogleSQL", rv.Relname)
+		}
+		t, err := b.table(rv.Relname)
+		if err != nil {
+			return nil, err
+		}
+		if t != nil {
+			relSchema = "public"
+			p := newTableScan(t)
+			p.cols = rename(p.cols)
+			return p, nil
+		}
 	}
 	name := rv.Relname
 	if rv.Schemaname != "" {

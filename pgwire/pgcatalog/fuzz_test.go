@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// FuzzQuery requires that no statement text panics Handles, Prepare or Run
-// (errors are fine). Seeds are the queries of testdata/.
+// FuzzQuery requires that no statement text panics Handles,
+// ClearlyPostgres, PrepareWith or Run (errors are fine); the Shale tables
+// of fakeSource are relations too. Seeds are the queries of testdata/.
 func FuzzQuery(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*")
 	for _, path := range files {
@@ -30,7 +31,9 @@ func FuzzQuery(f *testing.F) {
 	recoverPanics = false
 	f.Fuzz(func(t *testing.T, sql string) {
 		Handles(sql)
-		st, err := Prepare(sql, nil)
+		ClearlyPostgres(sql)
+		src := fakeSource{keyed: true}
+		st, err := PrepareWith(context.Background(), src, testSession(), sql, nil)
 		if err != nil {
 			return
 		}
@@ -41,6 +44,6 @@ func FuzzQuery(f *testing.F) {
 			s := "1"
 			args[i] = &s
 		}
-		_, _ = st.Run(ctx, fakeSource{}, testSession(), args)
+		_, _ = st.Run(ctx, src, testSession(), args)
 	})
 }

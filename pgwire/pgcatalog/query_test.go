@@ -13,20 +13,91 @@ import (
 
 // fakeSource is a Shale instance with two tables, as the server would
 // describe them: _key bytea (the primary key) and one jsonb column per
-// family.
-type fakeSource struct{ dbs []string }
+// family. keyed adds a table with a row-key schema (its key fields are
+// the primary key). Scans log what they read to log, when set.
+type fakeSource struct {
+	dbs   []string
+	keyed bool
+	log   *[]string
+}
 
 func (f fakeSource) Tables(context.Context, string) ([]Table, error) {
-	return []Table{
+	tables := []Table{
 		{Name: "t", PrimaryKey: []string{"_key"}, Columns: []Column{
 			{Name: "_key", TypeOID: 17, TypeName: "bytea"}, {Name: "cf", TypeOID: 3802, TypeName: "jsonb"}}},
 		{Name: "events", PrimaryKey: []string{"_key"}, Columns: []Column{
 			{Name: "_key", TypeOID: 17, TypeName: "bytea"}, {Name: "stats", TypeOID: 3802, TypeName: "jsonb"},
 			{Name: "meta", TypeOID: 3802, TypeName: "jsonb"}}},
-	}, nil
+	}
+	if f.keyed {
+		tables = append(tables, Table{Name: "readings", PrimaryKey: []string{"device_type", "device_id", "ts"}, Columns: []Column{
+			{Name: "device_type", TypeOID: 25, TypeName: "text"}, {Name: "device_id", TypeOID: 25, TypeName: "text"},
+			{Name: "ts", TypeOID: 1184, TypeName: "timestamptz"}, {Name: "seq", TypeOID: 20, TypeName: "int8"},
+			{Name: "stats", TypeOID: 3802, TypeName: "jsonb"}}})
+	}
+	return tables, nil
 }
 
 func (f fakeSource) Databases(context.Context) ([]string, error) { return f.dbs, nil }
+
+// fakeRows are the tables' rows in key order, as text (a missing value is
+// NULL).
+var fakeRows = map[string][]map[string]string{
+	"t": {
+		{"_key": `\x61`, "cf": `{"col": "1"}`},
+		{"_key": `\x62`, "cf": `{"col": "2", "other": "x"}`},
+		{"_key": `\x6300`},
+		{"_key": `\x64`, "cf": `{"col": "10"}`},
+		{"_key": `\x65`, "cf": `{"col": "3"}`},
+	},
+	"readings": {
+		{"device_type": "phone", "device_id": "4c410523", "ts": "2020-05-01 00:00:00+00", "seq": "1", "stats": `{"os": "a"}`},
+		{"device_type": "phone", "device_id": "4c410523", "ts": "2020-05-01 01:00:00+00", "seq": "2", "stats": `{"os": "b"}`},
+		{"device_type": "phone", "device_id": "5c10102", "ts": "2020-05-01 00:00:00+00", "seq": "3"},
+		{"device_type": "tablet", "device_id": "a0b81f74", "ts": "2020-05-02 00:00:00+00", "seq": "-4", "stats": `{"os": "c"}`},
+	},
+}
+
+// Scan implements Source over fakeRows. Each value's Native is
+// "native:" and its text.
+func (f fakeSource) Scan(_ context.Context, _, table string, columns []string, limit int64) (TableRows, error) {
+	return &fakeScan{f: f, table: table, cols: columns, limit: limit, rows: fakeRows[table]}, nil
+}
+
+type fakeScan struct {
+	f      fakeSource
+	table  string
+	cols   []string
+	limit  int64
+	rows   []map[string]string
+	n      int
+	row    []Datum
+	closed bool
+}
+
+func (s *fakeScan) Next() bool {
+	if s.closed || s.n >= len(s.rows) || s.limit >= 0 && int64(s.n) >= s.limit {
+		return false
+	}
+	r := s.rows[s.n]
+	s.n++
+	s.row = s.row[:0]
+	for _, c := range s.cols {
+		v, ok := r[c]
+		s.row = append(s.row, Datum{Text: v, Null: !ok, Native: "native:" + v})
+	}
+	return true
+}
+
+func (s *fakeScan) Row() []Datum { return s.row }
+func (s *fakeScan) Err() error   { return nil }
+func (s *fakeScan) Close() error {
+	if !s.closed && s.f.log != nil {
+		*s.f.log = append(*s.f.log, fmt.Sprintf("scan %s (%s) limit %d: read %d", s.table, strings.Join(s.cols, ","), s.limit, s.n))
+	}
+	s.closed = true
+	return nil
+}
 
 func testSession() *Session {
 	return &Session{Database: "demo", User: "postgres", ApplicationName: "psql", BackendPID: 4242,
@@ -76,15 +147,26 @@ func runFile(t *testing.T, path string) {
 						}
 					}
 				}
-				st, err := Prepare(d.Input, nil)
+				var log []string
+				src := fakeSource{dbs: []string{"other"}, keyed: d.HasArg("keyed"), log: &log}
+				st, err := PrepareWith(context.Background(), src, testSession(), d.Input, nil)
 				if err != nil {
 					return formatErr(err)
 				}
-				res, err := st.Run(context.Background(), fakeSource{dbs: []string{"other"}}, testSession(), args)
+				res, err := st.Run(context.Background(), src, testSession(), args)
+				out := ""
 				if err != nil {
-					return formatErr(err)
+					out = formatErr(err)
+				} else {
+					out = formatResult(res)
 				}
-				return formatResult(res)
+				if d.HasArg("scans") {
+					if len(log) == 0 {
+						log = append(log, "no scan")
+					}
+					out += strings.Join(log, "\n") + "\n"
+				}
+				return out
 			case "handles":
 				var sb strings.Builder
 				for _, line := range strings.Split(d.Input, "\n") {

@@ -1,13 +1,23 @@
 package pgcatalog
 
-import pg_query "github.com/pganalyze/pg_query_go/v6"
+import (
+	"context"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
 
 // binder turns a parse tree into a plan: it resolves names against the
-// emulated relations' fixed shapes (no catalog data is needed) and gives
-// every expression a static PostgreSQL type.
+// emulated relations' fixed shapes (no catalog data is needed) and, when
+// it has a Source, the shapes of the Shale tables, and gives every
+// expression a static PostgreSQL type.
 type binder struct {
 	sql    string
 	params []uint32 // type of $n at index n-1; 0 until inferred
+	// Shale tables (PrepareWith): read from src on first need.
+	ctx    context.Context
+	src    Source
+	sess   *Session
+	tables map[string]*Table
 }
 
 func newBinder(sql string, paramOIDs []uint32) *binder {
@@ -25,13 +35,18 @@ func (b *binder) paramTypes() []uint32 {
 	return out
 }
 
-// scopeCol is a column visible to expressions: its range-table name, its
-// own name and type, and for records the fields.
+// scopeCol is a column visible to expressions: its range-table name (and
+// schema, for a relation named without an alias), its own name and type,
+// and for records the fields.
 type scopeCol struct {
 	rel    string
+	schema string
 	name   string
 	typ    uint32
 	fields []colDef
+	// use, for a Shale table's column, is set when an expression
+	// references it: the scan reads only those columns.
+	use *bool
 	// usingDup hides the right-hand copy of a JOIN USING column from
 	// unqualified references and from *.
 	usingDup bool
@@ -68,13 +83,14 @@ func (s *scope) lookupCTE(name string) *cteDef {
 	return s.parent.lookupCTE(name)
 }
 
-// resolve finds a column by optional qualifier; it returns the number of
-// query levels up and the index in that level's row.
-func (s *scope) resolve(qual, name string, pos int32) (levels, idx int, col scopeCol, err error) {
+// resolve finds a column by optional qualifiers (schema only with a
+// relation); it returns the number of query levels up and the index in
+// that level's row.
+func (s *scope) resolve(schema, qual, name string, pos int32) (levels, idx int, col scopeCol, err error) {
 	for sc := s; sc != nil; sc, levels = sc.parent, levels+1 {
 		found := -1
 		for i, c := range sc.cols {
-			if c.name != name || (qual != "" && c.rel != qual) || (qual == "" && c.usingDup) {
+			if c.name != name || (qual != "" && c.rel != qual) || (qual == "" && c.usingDup) || (schema != "" && c.schema != schema) {
 				continue
 			}
 			if found >= 0 {
@@ -90,7 +106,7 @@ func (s *scope) resolve(qual, name string, pos int32) (levels, idx int, col scop
 		}
 	}
 	if qual != "" {
-		if !s.hasRel(qual) {
+		if !s.hasRel(schema, qual) {
 			return 0, 0, col, errorf(CodeUndefinedTable, pos, "missing FROM-clause entry for table %q", qual)
 		}
 		return 0, 0, col, errorf(CodeUndefinedColumn, pos, "column %s.%s does not exist", qual, name)
@@ -98,10 +114,10 @@ func (s *scope) resolve(qual, name string, pos int32) (levels, idx int, col scop
 	return 0, 0, col, errorf(CodeUndefinedColumn, pos, "column %q does not exist", name)
 }
 
-func (s *scope) hasRel(name string) bool {
+func (s *scope) hasRel(schema, name string) bool {
 	for sc := s; sc != nil; sc = sc.parent {
 		for _, c := range sc.cols {
-			if c.rel == name {
+			if c.rel == name && (schema == "" || c.schema == schema) {
 				return true
 			}
 		}

@@ -81,8 +81,13 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 			if cp.conds, err = b.bindConjuncts(s.WhereClause, sc, "WHERE"); err != nil {
 				return nil, err
 			}
-		} else if p.where, err = b.bindBool(s.WhereClause, sc, "WHERE"); err != nil {
-			return nil, err
+		} else {
+			var refs map[int]bool
+			p.where, refs, err = b.bindTracked(sc, func() (*cexpr, error) { return b.bindBool(s.WhereClause, sc, "WHERE") })
+			if err != nil {
+				return nil, err
+			}
+			p.whereConst = len(refs) == 0
 		}
 	}
 	// The select list, HAVING and ORDER BY may hold aggregates, window
@@ -139,13 +144,16 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 		rt := t.GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil {
 			if f := strs(cr.Fields); len(f) > 0 && f[len(f)-1] == "*" {
-				qual := ""
+				schema, qual := "", ""
 				if len(f) > 1 {
 					qual = f[len(f)-2]
 				}
+				if len(f) > 2 {
+					schema = f[len(f)-3]
+				}
 				n := 0
 				for i, c := range sc.cols {
-					if (qual == "" && !c.usingDup) || c.rel == qual {
+					if (qual == "" && !c.usingDup) || c.rel == qual && (schema == "" || c.schema == schema) {
 						p.addTarget(colRef(0, i, c), c.name)
 						n++
 					}

@@ -9,8 +9,12 @@ import "sort"
 // targets holds the visible select list followed by hidden ORDER BY /
 // DISTINCT ON expressions; only the first nvisible reach the output.
 type selectPlan struct {
-	from       plan
-	where      *cexpr
+	from  plan
+	where *cexpr
+	// whereConst marks a WHERE that reads no column of this level: it is
+	// evaluated once, before the FROM clause is read, and a false one
+	// skips reading it.
+	whereConst bool
 	grouped    bool
 	groupKeys  []*cexpr
 	aggs       []*aggSlot
@@ -55,9 +59,30 @@ func (p *selectPlan) columns() []scopeCol {
 }
 
 func (p *selectPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
-	rows, err := p.from.run(ev, outer)
+	if p.streams() {
+		it, err := p.open(ev, outer, false)
+		if err != nil {
+			return nil, err
+		}
+		defer it.close()
+		var out [][]Value
+		for {
+			r, err := it.next()
+			if err != nil || r == nil {
+				return out, err
+			}
+			out = append(out, r)
+		}
+	}
+	var rows [][]Value
+	skip, err := p.skipsInput(ev, outer)
 	if err != nil {
 		return nil, err
+	}
+	if !skip {
+		if rows, err = p.from.run(ev, outer); err != nil {
+			return nil, err
+		}
 	}
 	envs := make([]*env, 0, len(rows))
 	for _, r := range rows {
@@ -103,6 +128,162 @@ func (p *selectPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 		out[i] = r[:p.nvisible]
 	}
 	return out, nil
+}
+
+// streams reports whether the select can compute its rows one at a time,
+// in the order its FROM clause yields them.
+func (p *selectPlan) streams() bool {
+	return !p.grouped && len(p.wins) == 0 && len(p.srfs) == 0 && !p.distinct && len(p.sort) == 0
+}
+
+// limits evaluates LIMIT and OFFSET as applyLimit applies them: limit < 0
+// means none.
+func (p *selectPlan) limits(ev *evaluator, outer *env) (limit, offset int64, err error) {
+	e := &env{outer: outer}
+	limit = -1
+	if p.offset != nil {
+		v, err := p.offset.fn(ev, e)
+		if err != nil {
+			return 0, 0, err
+		}
+		if n, ok := v.asInt(); ok && n > 0 {
+			offset = n
+		}
+	}
+	if p.limit != nil {
+		v, err := p.limit.fn(ev, e)
+		if err != nil {
+			return 0, 0, err
+		}
+		if n, ok := v.asInt(); ok && !v.isNull() && n >= 0 {
+			limit = n
+		}
+	}
+	return limit, offset, nil
+}
+
+// skipsInput reports whether the result is empty whatever the FROM clause
+// holds: LIMIT 0, or a WHERE that is false without reading a row (then
+// grouping still sees no rows: count(*) is 0).
+func (p *selectPlan) skipsInput(ev *evaluator, outer *env) (bool, error) {
+	if p.limit != nil {
+		if limit, _, err := p.limits(ev, outer); err != nil || limit == 0 {
+			return err == nil, err
+		}
+	}
+	if p.where != nil && p.whereConst {
+		v, err := p.where.fn(ev, &env{outer: outer})
+		if err != nil || !v.truthy() {
+			return err == nil, err
+		}
+	}
+	return false, nil
+}
+
+// open starts the select as a row stream. When it streams, rows are
+// filtered, projected and counted against OFFSET and LIMIT one at a time,
+// and a Shale table in FROM is read only as far as needed: with no WHERE
+// (or a constant true one) the scan itself is limited to LIMIT + OFFSET
+// rows. top marks the statement's own result, whose rows are not counted
+// against maxTicks (they are not held).
+func (p *selectPlan) open(ev *evaluator, outer *env, top bool) (rowIter, error) {
+	if !p.streams() {
+		rows, err := p.run(ev, outer)
+		if err != nil {
+			return nil, err
+		}
+		return &sliceIter{rows: rows}, nil
+	}
+	skip, err := p.skipsInput(ev, outer)
+	if err != nil || skip {
+		return &sliceIter{}, err
+	}
+	limit, offset, err := p.limits(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	it := &selectIter{p: p, ev: ev, outer: outer, limit: limit, offset: offset, top: top}
+	if ts, ok := p.from.(*tableScanPlan); ok {
+		hint := int64(-1)
+		if limit >= 0 && (p.where == nil || p.whereConst) && offset <= 1<<62 && limit <= 1<<62 {
+			hint = limit + offset
+		}
+		if it.src, err = ts.open(ev, hint); err != nil {
+			return nil, err
+		}
+		return it, nil
+	}
+	rows, err := p.from.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	it.src = &sliceIter{rows: rows}
+	return it, nil
+}
+
+// selectIter is a streaming select's rows.
+type selectIter struct {
+	p              *selectPlan
+	ev             *evaluator
+	outer          *env
+	src            rowIter
+	limit, offset  int64
+	skipped, rowsN int64
+	seen           int
+	top            bool
+}
+
+func (it *selectIter) next() ([]Value, error) {
+	p, ev := it.p, it.ev
+	for {
+		if it.limit >= 0 && it.rowsN >= it.limit {
+			it.close()
+			return nil, nil
+		}
+		r, err := it.src.next()
+		if err != nil || r == nil {
+			return nil, err
+		}
+		it.seen++
+		if it.top {
+			err = ev.pulse(it.seen)
+		} else {
+			err = ev.check()
+		}
+		if err != nil {
+			return nil, err
+		}
+		e := &env{row: r, outer: it.outer}
+		if p.where != nil && !p.whereConst {
+			v, err := p.where.fn(ev, e)
+			if err != nil {
+				return nil, err
+			}
+			if !v.truthy() {
+				continue
+			}
+		}
+		if it.skipped < it.offset {
+			it.skipped++
+			continue
+		}
+		row := make([]Value, p.nvisible)
+		for j := range row {
+			v, err := p.targets[j].fn(ev, e)
+			if err != nil {
+				return nil, err
+			}
+			row[j] = v
+		}
+		it.rowsN++
+		return row, nil
+	}
+}
+
+func (it *selectIter) close() {
+	if it.src != nil {
+		it.src.close()
+	}
 }
 
 func (p *selectPlan) distinctKey() []int {

@@ -27,6 +27,8 @@ const (
 	tUnknown      = 705
 	tBpchar       = 1042
 	tVarchar      = 1043
+	tDate         = 1082
+	tTimestamp    = 1114
 	tTimestamptz  = 1184
 	tNumeric      = 1700
 	tRegprocedure = 2202

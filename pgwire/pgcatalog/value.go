@@ -31,6 +31,7 @@ type Value struct {
 	s     string
 	a     []Value
 	names []string // field names of a record
+	nat   *native  // a scanned table value's Datum.Native (usertable.go)
 }
 
 var null = Value{}

@@ -1,0 +1,298 @@
+package pgcatalog
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// Shale tables as relations. A statement prepared with a Source
+// (PrepareWith) may name a Shale table as public.<name>, or unqualified
+// after pg_catalog's relations. Its columns are the Table's Columns, as the
+// emulated catalog describes them (pg_attribute, information_schema.columns).
+// Its rows come from Source.Scan, which reads only the columns some
+// expression references and, when the plan allows, only as many rows as
+// LIMIT needs; a constant-false WHERE or LIMIT 0 reads nothing
+// (selectplan.go).
+
+// native is a scanned value's Datum.Native and the type of the column it
+// was read from; it rides along in Value while the value is unchanged.
+type native struct {
+	v   any
+	typ uint32
+}
+
+// table returns the Shale table called name, reading the Source's tables
+// on first use; nil when there is none.
+func (b *binder) table(name string) (*Table, error) {
+	if b.tables == nil {
+		tables, err := b.src.Tables(b.ctx, b.sess.Database)
+		if err != nil {
+			return nil, err
+		}
+		b.tables = make(map[string]*Table, len(tables))
+		for _, t := range tables {
+			t.Columns = append([]Column(nil), t.Columns...) // the Statement keeps it
+			b.tables[t.Name] = &t
+		}
+	}
+	return b.tables[name], nil
+}
+
+// tableScanPlan reads a Shale table.
+type tableScanPlan struct {
+	table *Table
+	cols  []scopeCol
+	used  []bool // set by colRef through scopeCol.use
+}
+
+func newTableScan(t *Table) *tableScanPlan {
+	p := &tableScanPlan{table: t, used: make([]bool, len(t.Columns))}
+	for i, c := range t.Columns {
+		p.cols = append(p.cols, scopeCol{name: c.Name, typ: c.TypeOID, use: &p.used[i]})
+	}
+	return p
+}
+
+func (p *tableScanPlan) columns() []scopeCol { return p.cols }
+
+// run reads the whole table (counting each row against maxTicks); the rows
+// are kept for the rest of the run, so a table read again (a correlated
+// subquery) is scanned once.
+func (p *tableScanPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
+	if rows, ok := ev.scanned[p]; ok {
+		return rows, nil
+	}
+	it, err := p.scan(ev, -1)
+	if err != nil {
+		return nil, err
+	}
+	defer it.close()
+	var rows [][]Value
+	for {
+		r, err := it.next()
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			break
+		}
+		if err := ev.check(); err != nil {
+			return nil, err
+		}
+		rows = append(rows, r)
+	}
+	ev.scanned[p] = rows
+	return rows, nil
+}
+
+// open streams the table, at most limit rows (< 0: all). Opened a second
+// time in one run, it reads the whole table once (run) and serves it from
+// memory from then on.
+func (p *tableScanPlan) open(ev *evaluator, limit int64) (rowIter, error) {
+	if rows, ok := ev.scanned[p]; ok {
+		return &sliceIter{rows: rows}, nil
+	}
+	if ev.opened[p] {
+		rows, err := p.run(ev, nil)
+		return &sliceIter{rows: rows}, err
+	}
+	ev.opened[p] = true
+	return p.scan(ev, limit)
+}
+
+// scan starts a Source scan of the referenced columns, after checking that
+// the table still has the columns the statement was bound to.
+func (p *tableScanPlan) scan(ev *evaluator, limit int64) (*scanIter, error) {
+	if err := p.check(ev); err != nil {
+		return nil, err
+	}
+	var names []string
+	var idx []int
+	for i, u := range p.used {
+		if u {
+			names = append(names, p.table.Columns[i].Name)
+			idx = append(idx, i)
+		}
+	}
+	rows, err := ev.src.Scan(ev.ctx, ev.sess.Database, p.table.Name, names, limit)
+	if err != nil {
+		return nil, err
+	}
+	it := &scanIter{ev: ev, rows: rows, idx: idx, width: len(p.cols)}
+	for _, j := range idx {
+		it.typs = append(it.typs, p.table.Columns[j].TypeOID)
+	}
+	ev.scans = append(ev.scans, it)
+	return it, nil
+}
+
+// check compares the table's current columns with those the statement was
+// bound to, as PostgreSQL rejects a cached plan whose tables changed shape.
+func (p *tableScanPlan) check(ev *evaluator) error {
+	snap, err := ev.catalog()
+	if err != nil {
+		return err
+	}
+	r := snap.relByName(nspPublic, p.table.Name)
+	if r == nil || r.table == nil {
+		return errorf(CodeUndefinedTable, noPos, "relation %q does not exist", p.table.Name)
+	}
+	for i, c := range p.table.Columns {
+		if !p.used[i] {
+			continue
+		}
+		found := false
+		for _, now := range r.table.Columns {
+			if now.Name == c.Name && now.TypeOID == c.TypeOID {
+				found = true
+			}
+		}
+		if !found {
+			return errorf(CodeNotSupported, noPos, "cached plan must not change result type: column %q of table %q changed", c.Name, p.table.Name)
+		}
+	}
+	return nil
+}
+
+// rowIter yields rows one at a time: nil at the end.
+type rowIter interface {
+	next() ([]Value, error)
+	close()
+}
+
+type sliceIter struct {
+	rows [][]Value
+	i    int
+}
+
+func (it *sliceIter) next() ([]Value, error) {
+	if it.i >= len(it.rows) {
+		return nil, nil
+	}
+	it.i++
+	return it.rows[it.i-1], nil
+}
+
+func (it *sliceIter) close() {}
+
+// scanIter turns a Source scan's rows into Values: column idx[k] of the
+// table's row takes the k-th Datum; columns nothing references are NULL.
+type scanIter struct {
+	ev     *evaluator
+	rows   TableRows
+	idx    []int
+	typs   []uint32
+	width  int
+	closed bool
+}
+
+func (it *scanIter) next() ([]Value, error) {
+	if it.closed {
+		return nil, nil
+	}
+	if !it.rows.Next() {
+		err := it.rows.Err()
+		it.close()
+		return nil, err
+	}
+	ds := it.rows.Row()
+	if len(ds) != len(it.idx) {
+		it.close()
+		return nil, errorf("XX000", noPos, "table scan returned %d values for %d columns", len(ds), len(it.idx))
+	}
+	row := make([]Value, it.width)
+	nats := make([]native, len(ds))
+	for k, d := range ds {
+		if d.Null {
+			continue
+		}
+		typ := it.typs[k]
+		v, err := it.ev.cast(textV(d.Text), tUnknown, typ)
+		if err != nil {
+			it.close()
+			return nil, err
+		}
+		if d.Native != nil {
+			nats[k] = native{v: d.Native, typ: typ}
+			v.nat = &nats[k]
+		}
+		row[it.idx[k]] = v
+	}
+	return row, nil
+}
+
+func (it *scanIter) close() {
+	if !it.closed {
+		it.closed = true
+		it.rows.Close()
+	}
+}
+
+// openPlan starts a plan as a row stream: a select that streams
+// (selectplan.go) computes its rows on demand, anything else is computed
+// whole.
+func openPlan(ev *evaluator, p plan, outer *env) (rowIter, error) {
+	if sp, ok := p.(*selectPlan); ok {
+		return sp.open(ev, outer, true)
+	}
+	rows, err := p.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	return &sliceIter{rows: rows}, nil
+}
+
+// ClearlyPostgres reports whether sql is evidently PostgreSQL rather than
+// GoogleSQL: PostgreSQL's parser accepts it, and it uses a form GoogleSQL
+// cannot mean — a double-quoted identifier where GoogleSQL takes no string
+// (a table name after FROM or JOIN, an alias after AS, a part of a dotted
+// name), a :: cast, or a name qualified by schema public, pg_catalog or
+// information_schema. A double-quoted word elsewhere proves nothing: it is
+// a string literal in GoogleSQL. The server reports a failing fallback
+// query's PostgreSQL error, rather than GoogleSQL's, for such text.
+func ClearlyPostgres(sql string) (clearly bool) {
+	defer func() {
+		if recover() != nil {
+			clearly = false
+		}
+	}()
+	if _, err := pg_query.Parse(sql); err != nil {
+		return false
+	}
+	res, err := pg_query.Scan(sql)
+	if err != nil {
+		return false
+	}
+	toks := res.Tokens
+	tok := func(i int) pg_query.Token {
+		if i < 0 || i >= len(toks) {
+			return 0
+		}
+		return toks[i].Token
+	}
+	for i, t := range toks {
+		if t.Start < 0 || t.Start > t.End || int(t.End) > len(sql) {
+			return false
+		}
+		word := sql[t.Start:t.End]
+		switch {
+		case t.Token == pg_query.Token_TYPECAST:
+			return true
+		case t.Token == pg_query.Token_IDENT && strings.HasPrefix(word, `"`):
+			switch tok(i - 1) {
+			case pg_query.Token_FROM, pg_query.Token_JOIN, pg_query.Token_AS, pg_query.Token_ASCII_46:
+				return true
+			}
+			if tok(i+1) == pg_query.Token_ASCII_46 {
+				return true
+			}
+		case tok(i+1) == pg_query.Token_ASCII_46:
+			switch strings.ToLower(word) {
+			case "public", "pg_catalog", "information_schema":
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,151 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestBIToolQueriesOverPostgres sends `shale demo` the PostgreSQL-dialect
+// queries BI tools send over user tables: GoogleSQL rejects them, the
+// catalog emulator answers them over a real scan, and every value is
+// byte-for-byte what the GoogleSQL query of the same rows sends, in text
+// and binary formats. GoogleSQL stays first.
+func TestBIToolQueriesOverPostgres(t *testing.T) {
+	_, addr := startShalePG(t, "demo", t.TempDir())
+	ctx := context.Background()
+	for _, mode := range []string{"", "&default_query_exec_mode=simple_protocol"} {
+		c, err := pgx.Connect(ctx, "postgres://metabase@"+addr+"/demo?sslmode=disable"+mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close(ctx)
+
+		// Metabase's can-connect probe for a table.
+		rows, err := c.Query(ctx, `SELECT TRUE AS "_" FROM "public"."analytics" WHERE 1 <> 1 LIMIT 0`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fds := rows.FieldDescriptions()
+		n := 0
+		for rows.Next() {
+			n++
+		}
+		if rows.Err() != nil || n != 0 || len(fds) != 1 || fds[0].Name != "_" || fds[0].DataTypeOID != 16 {
+			t.Fatalf("%s probe: %d rows, %v, %v", mode, n, fds, rows.Err())
+		}
+
+		// Metabase's sync samples, Grafana and DBeaver: the same rows as
+		// GoogleSQL's SELECT *, in the same columns.
+		for _, q := range []struct{ pg, google, cols string }{
+			{`SELECT "public"."analytics"."_key" AS "_key", "public"."analytics"."cell_plan" AS "cell_plan", "public"."analytics"."stats_summary" AS "stats_summary" FROM "public"."analytics" LIMIT 10000`,
+				`SELECT * FROM analytics`, "_key:17 cell_plan:3802 stats_summary:3802"},
+			{`SELECT t.* FROM public.readings t LIMIT 200`,
+				`SELECT * FROM readings LIMIT 200`, "device_type:25 device_id:25 ts:1184 stats:3802"},
+			{`SELECT "ts" AS "time", "stats" FROM "readings" WHERE "device_type" = 'phone' ORDER BY "ts" DESC LIMIT 3`,
+				`SELECT ts AS time, stats FROM readings WHERE device_type = 'phone' ORDER BY ts DESC LIMIT 3`, "time:1184 stats:3802"},
+			{`SELECT "_key", "clicks" FROM "public"."counters" WHERE "_key" = '\x7061676523686f6d65'::bytea`,
+				`SELECT _key, clicks FROM counters WHERE _key = b'page#home'`, "_key:17 clicks:3802"},
+		} {
+			for _, format := range []int16{0, 1} {
+				gotCols, got := rawResult(t, c.PgConn(), q.pg, format)
+				wantCols, want := rawResult(t, c.PgConn(), q.google, format)
+				if gotCols != q.cols || wantCols != q.cols {
+					t.Errorf("%s %q: columns %s (GoogleSQL: %s), want %s", mode, q.pg, gotCols, wantCols, q.cols)
+				}
+				if len(got) == 0 || !equalRows(got, want) {
+					t.Errorf("%s %q format %d:\n%q\nGoogleSQL:\n%q", mode, q.pg, format, got, want)
+				}
+			}
+		}
+
+		// A parameter of a fallback query, typed by the emulator (bytea).
+		var plan string
+		if err := c.QueryRow(ctx, `SELECT "cell_plan"::text FROM "public"."analytics" WHERE "_key" = $1`,
+			[]byte("phone#4c410523#20190502")).Scan(&plan); err != nil || plan != `{"data_plan_05gb": "true"}` {
+			t.Errorf("%s parameter: %q %v", mode, plan, err)
+		}
+
+		// GoogleSQL first: "_key" is a string literal there.
+		var s string
+		if err := c.QueryRow(ctx, `SELECT "_key" FROM analytics LIMIT 1`).Scan(&s); err != nil || s != "_key" {
+			t.Errorf("%s GoogleSQL string literal: %q %v", mode, s, err)
+		}
+		rows, err = c.Query(ctx, `SELECT * FROM analytics`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = 0
+		for rows.Next() {
+			n++
+		}
+		if rows.Err() != nil || n != 6 || len(rows.FieldDescriptions()) != 3 {
+			t.Errorf("%s SELECT *: %d rows, %v", mode, n, rows.Err())
+		}
+
+		// When both fail: the GoogleSQL error, unless the text clearly is
+		// PostgreSQL (a quoted table name, alias or dotted name, ::,
+		// public.t); "x" alone is a GoogleSQL string.
+		for q, want := range map[string]string{
+			`SELEC 1`:                                               "42601 syntax error: expected beginning of simple query",
+			`SELECT _key FROM analytics WHERE`:                      "42601 syntax error: unexpected token: <eof>",
+			`SELECT _key FROM analytics LIMIT ALL x`:                "42601 syntax error: expected token: <param>, <int>, CAST, but: ALL",
+			`SELECT _key FROM analytics WHERE _key = "x" LIMIT ALL`: "42601 syntax error: expected token: <param>, <int>, CAST, but: ALL",
+			`SELECT "nope" FROM "public"."analytics"`:               `42703 column "nope" does not exist`,
+			`SELECT x.* FROM public.nosuch x`:                       `42P01 relation "public.nosuch" does not exist`,
+			`SELECT nosuchfunc("_key") FROM "public"."analytics"`:   "42883 function nosuchfunc does not exist",
+		} {
+			_, err := c.Exec(ctx, q)
+			code, _ := sqlState(err)
+			if err == nil || !strings.HasPrefix(code+" "+err.(*pgconn.PgError).Message, want) {
+				t.Errorf("%s %q: %v (%s), want %s", mode, q, err, code, want)
+			}
+		}
+		c.Close(ctx)
+	}
+}
+
+// rawResult runs q with every result column in format and returns the
+// columns (name:oid) and the raw values of each row.
+func rawResult(t *testing.T, c *pgconn.PgConn, q string, format int16) (string, [][][]byte) {
+	t.Helper()
+	rr := c.ExecParams(context.Background(), q, nil, nil, nil, []int16{format})
+	var cols []string
+	for _, fd := range rr.FieldDescriptions() {
+		cols = append(cols, fmt.Sprintf("%s:%d", fd.Name, fd.DataTypeOID))
+	}
+	var rows [][][]byte
+	for rr.NextRow() {
+		var row [][]byte
+		for _, v := range rr.Values() {
+			row = append(row, bytes.Clone(v))
+		}
+		rows = append(rows, row)
+	}
+	if _, err := rr.Close(); err != nil {
+		t.Fatalf("%q: %v", q, err)
+	}
+	return strings.Join(cols, " "), rows
+}
+
+func equalRows(a, b [][][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) {
+			return false
+		}
+		for j := range a[i] {
+			if !bytes.Equal(a[i][j], b[i][j]) || (a[i][j] == nil) != (b[i][j] == nil) {
+				return false
+			}
+		}
+	}
+	return true
+}
