@@ -76,6 +76,11 @@ func TestBIToolQueriesOverPostgres(t *testing.T) {
 		if err := c.QueryRow(ctx, `SELECT "_key" FROM analytics LIMIT 1`).Scan(&s); err != nil || s != "_key" {
 			t.Errorf("%s GoogleSQL string literal: %q %v", mode, s, err)
 		}
+		// A GoogleSQL query naming a function PostgreSQL has too, with
+		// GoogleSQL's array literal: the catalog's syntax error gives way.
+		if err := c.QueryRow(ctx, `SELECT ARRAY_TO_STRING(['a', 'b'], ',')`).Scan(&s); err != nil || s != "a,b" {
+			t.Errorf("%s GoogleSQL ARRAY_TO_STRING: %q %v", mode, s, err)
+		}
 		rows, err = c.Query(ctx, `SELECT * FROM analytics`)
 		if err != nil {
 			t.Fatal(err)

@@ -41,6 +41,12 @@ func (c pgCatalog) Prepare(ctx context.Context, s pgwire.Session, query string, 
 	}
 	src, sess := c.source(), catSession(s)
 	st, err := pgcatalog.PrepareWith(ctx, src, sess, query, paramOIDs)
+	var pe *pgcatalog.Error
+	if errors.As(err, &pe) && pe.Code == pgcatalog.CodeSyntax && !pgcatalog.ClearlyPostgres(query) {
+		// Not PostgreSQL after all: a GoogleSQL query that names a
+		// function PostgreSQL has too (ARRAY_TO_STRING([...], ',')).
+		return nil, false, nil
+	}
 	if err != nil {
 		return nil, true, err
 	}
