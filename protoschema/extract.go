@@ -218,6 +218,32 @@ func decodeSingular(b []byte, f *Field) (types.Value, error) {
 	num := protowire.Number(f.Number)
 	val := f.def
 	for len(b) > 0 {
+		// The common case inline: a one-byte tag with a fixed-width value
+		// or a one-byte length (consumeField's fast path, without the call).
+		if t := b[0]; t < 0x80 && t >= 8 && len(b) > 1 {
+			var vl int
+			switch protowire.Type(t & 7) {
+			case protowire.Fixed64Type:
+				vl = 8
+			case protowire.Fixed32Type:
+				vl = 4
+			case protowire.BytesType:
+				if b[1] < 0x80 {
+					vl = 1 + int(b[1])
+				}
+			}
+			if vl > 0 && vl < len(b) {
+				if protowire.Number(t>>3) == num && protowire.Type(t&7) == f.wire {
+					x, _, err := decodeScalar(f, f.Type, b[1:1+vl])
+					if err != nil {
+						return types.Value{}, err
+					}
+					val = x
+				}
+				b = b[1+vl:]
+				continue
+			}
+		}
 		n, typ, tl, vl := consumeField(b)
 		if tl < 0 {
 			return types.Value{}, malformed(f, "bad tag: %v", protowire.ParseError(tl))
