@@ -29,6 +29,10 @@ type Engine struct {
 	opts    Options
 	cat     catalog.Reader
 	scanner exec.Scanner
+	// epoch returns the catalog epoch (storage.Engine.CatalogEpoch); nil
+	// turns the plan cache off (a catalog that is not the store's).
+	epoch func() uint64
+	cache planCache
 }
 
 // New returns an engine over a storage engine.
@@ -36,6 +40,9 @@ func New(store *storage.Engine, opts Options) *Engine {
 	e := &Engine{opts: opts, cat: opts.Catalog, scanner: opts.Scanner}
 	if e.cat == nil {
 		e.cat = catalog.StorageReader{Store: store}
+		if store != nil {
+			e.epoch = store.CatalogEpoch
+		}
 	}
 	if e.scanner == nil {
 		e.scanner = exec.StorageScanner{Store: store}
@@ -52,12 +59,26 @@ type Statement struct {
 	columns  []types.Field
 	params   map[string]*types.Type
 	instance string
+	// lits are the values of a literalized statement's literal parameters
+	// (planCache), litOffset maps its plan's offsets to text.
+	lits      map[string]types.Value
+	litOffset func(int) int
 }
 
 // Prepare parses, binds and plans a query against an instance
 // ("projects/p/instances/i"). params declares @parameter types; an
 // undeclared parameter is an error.
 func (e *Engine) Prepare(ctx context.Context, instance, query string, params map[string]*types.Type) (*Statement, error) {
+	if len(params) == 0 && e.epoch != nil {
+		if s := e.cachedPrepare(ctx, instance, query); s != nil {
+			return s, nil
+		}
+	}
+	return e.prepare(ctx, instance, query, params)
+}
+
+// prepare parses, binds and plans query.
+func (e *Engine) prepare(ctx context.Context, instance, query string, params map[string]*types.Type) (*Statement, error) {
 	st, err := sql.Analyze(ctx, query, e.cat, instance, params)
 	if err != nil {
 		return nil, positioned(query, err)
@@ -89,10 +110,10 @@ func (s *Statement) Run(ctx context.Context, params map[string]types.Value) (*Ro
 			return nil, err
 		}
 	}
-	run, err := exec.Build(s.plan.Root, exec.Deps{Scanner: s.e.scanner, Params: params,
+	run, err := exec.Build(s.plan.Root, exec.Deps{Scanner: s.e.scanner, Params: s.runParams(params),
 		Options: s.e.opts.Exec, Analyze: s.plan.Analyze})
 	if err != nil {
-		return nil, positioned(s.text, err)
+		return nil, s.positioned(err)
 	}
 	r := &Rows{s: s, run: run, ctx: ctx}
 	if s.plan.Explain {
@@ -100,7 +121,7 @@ func (s *Statement) Run(ctx context.Context, params map[string]types.Value) (*Ro
 	}
 	if err := run.Root.Open(ctx); err != nil {
 		run.Root.Close()
-		return nil, positioned(s.text, err)
+		return nil, s.positioned(err)
 	}
 	r.open = true
 	return r, nil

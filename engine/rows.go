@@ -38,7 +38,7 @@ func (r *Rows) Next() bool {
 	for r.batch == nil || r.i >= len(r.batch.Rows) {
 		b, err := r.run.Root.Next()
 		if err != nil {
-			r.err = positioned(r.s.text, err)
+			r.err = r.s.positioned(err)
 			r.Close()
 			return false
 		}
@@ -75,13 +75,13 @@ func (r *Rows) explain() error {
 	if r.s.plan.Analyze {
 		if err := r.run.Root.Open(r.ctx); err != nil {
 			r.run.Root.Close()
-			return positioned(r.s.text, err)
+			return r.s.positioned(err)
 		}
 		for {
 			b, err := r.run.Root.Next()
 			if err != nil {
 				r.run.Root.Close()
-				return positioned(r.s.text, err)
+				return r.s.positioned(err)
 			}
 			if b == nil {
 				break

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/cloudspannerecosystem/memefish/ast"
 
@@ -45,7 +46,7 @@ func (b *binder) bindExpr(n ast.Expr, ec *exprCtx) (Expr, error) {
 			return nil, b.errAt(n, sqlerr.UndefinedParameter, "undeclared parameter @%s", n.Name)
 		}
 		b.used[n.Name] = t
-		return &Param{Name: n.Name, T: t, Pos: int(n.Pos())}, nil
+		return &Param{Name: n.Name, T: t, Pos: int(n.Pos()), Lit: strings.HasPrefix(n.Name, LiteralParamPrefix)}, nil
 	case *ast.BinaryExpr:
 		return b.bindBinary(n, ec)
 	case *ast.UnaryExpr:

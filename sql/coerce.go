@@ -29,6 +29,12 @@ func coerce(e Expr, t *types.Type) (Expr, int, bool) {
 			return &Const{V: types.Float64Value(float64(c.V.Int64())), T: t, Lit: true}, 2, true
 		}
 	}
+	if p, ok := e.(*Param); ok && p.Lit && et.Kind == types.KindString && t.Kind == types.KindBytes {
+		// As the literal would, when the query runs. (To DATE or TIMESTAMP
+		// a bad literal is a bind-time error: the cache's caller then
+		// prepares the text itself.)
+		return &Cast{X: p, T: t, Pos: p.Pos}, 1, true
+	}
 	if t.Kind == types.KindFloat64 && (et.Kind == types.KindInt64 || et.Kind == types.KindFloat32) {
 		return &Cast{X: e, T: t, Pos: -1}, 2, true
 	}
@@ -66,6 +72,9 @@ func coerce(e Expr, t *types.Type) (Expr, int, bool) {
 func isLiteral(e Expr) bool {
 	if c, ok := e.(*Const); ok {
 		return c.Lit
+	}
+	if p, ok := e.(*Param); ok {
+		return p.Lit
 	}
 	if a, ok := e.(*MakeArray); ok {
 		for _, x := range a.Elems {

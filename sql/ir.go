@@ -28,6 +28,9 @@ type Param struct {
 	Name string
 	T    *types.Type
 	Pos  int
+	// Lit marks a parameter standing for a literal (LiteralParamPrefix):
+	// it coerces as that literal would.
+	Lit bool
 }
 
 // ColRef reads column Idx of the input row.

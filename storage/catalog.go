@@ -253,6 +253,7 @@ func (e *Engine) CreateTable(ctx context.Context, instance, name string, spec Ta
 	e.mu.Lock()
 	e.mu.nextID = id + 1
 	e.mu.tables[tableName{instance, name}] = t
+	e.catalogEpoch.Add(1)
 	e.mu.states[id] = &tableState{}
 	e.mu.Unlock()
 	return t, nil
@@ -339,6 +340,7 @@ func (e *Engine) DeleteTable(ctx context.Context, instance, name string) error {
 	}
 	e.mu.Lock()
 	delete(e.mu.tables, tableName{instance, name})
+	e.catalogEpoch.Add(1)
 	delete(e.mu.states, t.ID)
 	e.mu.Unlock()
 	return nil
@@ -384,6 +386,7 @@ func (e *Engine) storeTableLocked(t *Table) error {
 	}
 	e.mu.Lock()
 	e.mu.tables[tableName{t.Instance, t.Name}] = t
+	e.catalogEpoch.Add(1)
 	e.mu.Unlock()
 	return nil
 }
@@ -438,3 +441,8 @@ func normalizeSplits(in [][]byte) ([][]byte, error) {
 	}
 	return dedup, nil
 }
+
+// CatalogEpoch returns a number that changes whenever a table is created,
+// dropped or altered in any instance: what was derived from the catalog
+// (a cached query plan) is current while the epoch is unchanged.
+func (e *Engine) CatalogEpoch() uint64 { return e.catalogEpoch.Load() }

@@ -83,7 +83,9 @@ type Engine struct {
 
 	closed atomic.Bool
 	stop   chan struct{}
-	wg     sync.WaitGroup
+	// catalogEpoch counts the changes to table descriptors (CatalogEpoch).
+	catalogEpoch atomic.Uint64
+	wg           sync.WaitGroup
 }
 
 // tableName addresses a table in the catalog.
