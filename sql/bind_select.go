@@ -104,62 +104,97 @@ func (b *binder) starItems(n ast.Node, cols []int, sc *scope, ex *ast.StarModifi
 			star = append(star, starCol{name: c.t.Fields[f].Name, e: valueField(sc, i, f, int(n.Pos()))})
 		}
 	}
+	return b.starModify(n, star, ex, rep, "column", "")
+}
+
+// starCol is one column a star expands to: a bound expression e, or an
+// expression expr bound later with the other select items.
+type starCol struct {
+	name string
+	e    Expr
+	expr ast.Expr
+}
+
+// starModify applies a star's EXCEPT and REPLACE to the columns it expands
+// to, as GoogleSQL does for SELECT *, t.* and expr.*: EXCEPT drops the
+// named columns (every column of a duplicated name), REPLACE puts an
+// expression in a column's place under its name. A name that matches
+// nothing (an error naming the nearest ones), a name listed twice, a
+// column both excepted and replaced, an ambiguous REPLACE and an EXCEPT
+// that leaves no column are errors. kind ("column", "field") and in (" of
+// message m") word the errors.
+func (b *binder) starModify(n ast.Node, star []starCol, ex *ast.StarModifierExcept, rep *ast.StarModifierReplace, kind, in string) ([]selectItem, error) {
+	names := make([]string, len(star))
+	for i, c := range star {
+		names[i] = c.name
+	}
 	skip := map[int]bool{}
 	if ex != nil {
 		for _, id := range ex.Columns {
-			i, ok := findStar(star, id.Name)
-			if !ok {
-				return nil, b.errAt(id, sqlerr.UndefinedColumn, "column %s in SELECT * EXCEPT list does not exist", id.Name)
+			m := matchStar(star, id.Name)
+			if len(m) == 0 {
+				return nil, b.errAt(id, sqlerr.UndefinedColumn, "%s %s%s in SELECT * EXCEPT list does not exist%s",
+					kind, id.Name, in, nearestNames(id.Name, names))
 			}
-			skip[i] = true
+			if skip[m[0]] {
+				return nil, b.errAt(id, sqlerr.InvalidArgument, "duplicate %s %s in SELECT * EXCEPT list", kind, id.Name)
+			}
+			for _, i := range m {
+				skip[i] = true
+			}
 		}
 	}
 	replace := map[int]*ast.StarModifierReplaceItem{}
 	if rep != nil {
 		for _, it := range rep.Columns {
-			i, ok := findStar(star, it.Name.Name)
-			if !ok {
-				return nil, b.errAt(it.Name, sqlerr.UndefinedColumn, "column %s in SELECT * REPLACE list does not exist", it.Name.Name)
+			m := matchStar(star, it.Name.Name)
+			switch {
+			case len(m) == 0:
+				return nil, b.errAt(it.Name, sqlerr.UndefinedColumn, "%s %s%s in SELECT * REPLACE list does not exist%s",
+					kind, it.Name.Name, in, nearestNames(it.Name.Name, names))
+			case skip[m[0]]:
+				return nil, b.errAt(it.Name, sqlerr.InvalidArgument, "%s %s cannot occur in both SELECT * EXCEPT and REPLACE", kind, it.Name.Name)
+			case len(m) > 1:
+				return nil, b.errAt(it.Name, sqlerr.InvalidArgument, "%s %s in SELECT * REPLACE list is ambiguous", kind, it.Name.Name)
+			case replace[m[0]] != nil:
+				return nil, b.errAt(it.Name, sqlerr.InvalidArgument, "duplicate %s %s in SELECT * REPLACE list", kind, it.Name.Name)
 			}
-			replace[i] = it
+			replace[m[0]] = it
 		}
 	}
 	var out []selectItem
 	for i, c := range star {
-		if skip[i] {
-			continue
-		}
-		if it, ok := replace[i]; ok {
+		switch it := replace[i]; {
+		case skip[i]:
+		case it != nil:
 			out = append(out, selectItem{expr: it.Expr, name: c.name, alias: true, node: it})
-			continue
+		case c.e != nil:
+			out = append(out, selectItem{bound: c.e, name: c.name, node: n})
+		default:
+			out = append(out, selectItem{expr: c.expr, name: c.name, node: n})
 		}
-		out = append(out, selectItem{bound: c.e, name: c.name, node: n})
+	}
+	if len(out) == 0 && len(star) > 0 {
+		return nil, b.errAt(n, sqlerr.InvalidArgument, "SELECT * expands to zero columns after applying EXCEPT")
 	}
 	return out, nil
 }
 
-// starCol is one column a star expands to.
-type starCol struct {
-	name string
-	e    Expr
-}
-
-// findStar finds the star column called name: an exact match, else a
-// unique case-insensitive one (scope.find).
-func findStar(star []starCol, name string) (int, bool) {
-	found := -1
+// matchStar finds the star columns called name: the exact matches, else
+// the case-insensitive ones (as scope.find resolves names).
+func matchStar(star []starCol, name string) []int {
+	var exact, fold []int
 	for i, c := range star {
 		if c.name == name {
-			return i, true
-		}
-		if strings.EqualFold(c.name, name) {
-			if found >= 0 {
-				return -1, false
-			}
-			found = i
+			exact = append(exact, i)
+		} else if strings.EqualFold(c.name, name) {
+			fold = append(fold, i)
 		}
 	}
-	return found, found >= 0
+	if len(exact) > 0 {
+		return exact
+	}
+	return fold
 }
 
 // hasAggregate reports whether the select list or ORDER BY calls an
@@ -244,8 +279,9 @@ func (b *binder) selectRef(g ast.Expr, items []selectItem) (*selectItem, bool, e
 // protoStar expands CAST(x AS bundle.pkg.Msg).* (or any PROTO
 // expression's .*) to one item per top-level field of the message, in
 // field-number order, each named after its field and bound later as
-// expr.field like any other select item. A STRUCT's .* expands to its
-// fields in order.
+// expr.field like any other select item, less EXCEPT, with REPLACE
+// (starModify): a field left out is never read, so never decoded. A
+// STRUCT's .* expands to its fields in order.
 func (b *binder) protoStar(r *ast.DotStar, sc *scope) ([]selectItem, error) {
 	x, err := b.bindExpr(r.Expr, &exprCtx{scope: sc, noAgg: "expr.*"})
 	if err != nil {
@@ -267,9 +303,6 @@ func (b *binder) protoStar(r *ast.DotStar, sc *scope) ([]selectItem, error) {
 	if x.Type().Kind != types.KindProto {
 		return nil, b.errAt(r, sqlerr.NotSupported, "expr.* is only supported on a table name or a protobuf message, not %s", x.Type())
 	}
-	if r.Except != nil || r.Replace != nil {
-		return nil, b.errAt(r, sqlerr.NotSupported, "EXCEPT and REPLACE are not supported on a message's .*")
-	}
 	var msg *protoschema.Message
 	if g, ok := x.(*ProtoGet); ok {
 		msg = g.Msg
@@ -287,10 +320,10 @@ func (b *binder) protoStar(r *ast.DotStar, sc *scope) ([]selectItem, error) {
 	}
 	fields := slices.Clone(msg.Fields())
 	slices.SortFunc(fields, func(a, c *protoschema.Field) int { return int(a.Number - c.Number) })
-	out := make([]selectItem, len(fields))
+	star := make([]starCol, len(fields))
 	for i, f := range fields {
 		sel := &ast.SelectorExpr{Expr: r.Expr, Ident: &ast.Ident{NamePos: r.Star, NameEnd: r.Star + 1, Name: f.Name}}
-		out[i] = selectItem{expr: sel, name: f.Name, node: r}
+		star[i] = starCol{name: f.Name, expr: sel}
 	}
-	return out, nil
+	return b.starModify(r, star, r.Except, r.Replace, "field", " of message "+msg.FullName())
 }

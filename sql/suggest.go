@@ -80,3 +80,30 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// nearestNames renders "; nearest: a, b, c": up to three of names
+// nearest to name by case-insensitive edit distance (ties in the order
+// given), or "" when there are no names.
+func nearestNames(name string, names []string) string {
+	type cand struct {
+		name string
+		dist int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			cs = append(cs, cand{n, editDistance(strings.ToLower(name), strings.ToLower(n))})
+		}
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].dist < cs[j].dist })
+	pick := make([]string, 0, 3)
+	for _, c := range cs[:min(3, len(cs))] {
+		pick = append(pick, c.name)
+	}
+	return "; nearest: " + strings.Join(pick, ", ")
+}
