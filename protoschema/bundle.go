@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
 
+	"github.com/shale-db/shale/internal/textdist"
 	"github.com/shale-db/shale/sql/types"
 )
 
@@ -137,7 +138,7 @@ func didYouMean(name string, names []string) string {
 	cs := make([]cand, len(names))
 	low := strings.ToLower(name)
 	for i, n := range names {
-		d := editDistance(low, strings.ToLower(n))
+		d := textdist.Distance(low, strings.ToLower(n))
 		// A name ending like the query (same short name) is a near miss.
 		if i := strings.LastIndexByte(n, '.'); i >= 0 && strings.EqualFold(n[i+1:], name[strings.LastIndexByte(name, '.')+1:]) {
 			d = min(d, 1)
@@ -150,24 +151,4 @@ func didYouMean(name string, names []string) string {
 		pick = append(pick, cs[i].s)
 	}
 	return "; nearest: " + strings.Join(pick, ", ")
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

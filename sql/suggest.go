@@ -3,6 +3,8 @@ package sql
 import (
 	"sort"
 	"strings"
+
+	"github.com/shale-db/shale/internal/textdist"
 )
 
 // suggestFunctions returns ", did you mean X, Y?" naming the registered
@@ -19,7 +21,7 @@ func suggestFunctions(name string) string {
 		if !isUserFunction(n) {
 			continue
 		}
-		d := editDistance(name, n)
+		d := textdist.Distance(name, n)
 		if len(name) >= 4 && (strings.Contains(n, name) || strings.Contains(name, n)) {
 			d = min(d, 1)
 		}
@@ -60,27 +62,6 @@ func isUserFunction(n string) bool {
 	return true
 }
 
-// editDistance is the Levenshtein distance between a and b (ASCII names).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // nearestNames renders "; nearest: a, b, c": up to three of names
 // nearest to name by case-insensitive edit distance (ties in the order
 // given), or "" when there are no names.
@@ -94,7 +75,7 @@ func nearestNames(name string, names []string) string {
 	for _, n := range names {
 		if !seen[n] {
 			seen[n] = true
-			cs = append(cs, cand{n, editDistance(strings.ToLower(name), strings.ToLower(n))})
+			cs = append(cs, cand{n, textdist.Distance(strings.ToLower(name), strings.ToLower(n))})
 		}
 	}
 	if len(cs) == 0 {

@@ -1,0 +1,25 @@
+// Package textdist measures how far apart two names are, for error
+// messages that suggest the names a user probably meant.
+package textdist
+
+// Distance is the Levenshtein distance between a and b, by bytes (the
+// names it compares are ASCII identifiers).
+func Distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
