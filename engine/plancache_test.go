@@ -18,14 +18,7 @@ import (
 // to the client's text, and plans invalidated by a catalog change.
 func TestPlanCache(t *testing.T) {
 	ctx := context.Background()
-	st, err := storage.Open("", storage.Options{InMemory: true, SweepInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.CreateTable(ctx, testInstance, "t", storage.TableSpec{Families: []storage.Family{{Name: "cf"}}}); err != nil {
-		t.Fatal(err)
-	}
+	st := openTable(t)
 	tgt := storage.Target{Instance: testInstance, Table: "t"}
 	var muts []storage.RowMutations
 	for i := range 20 {

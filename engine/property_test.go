@@ -11,20 +11,28 @@ import (
 	"github.com/shale-db/shale/storage"
 )
 
+// openTable opens an in-memory store holding an empty table t with one
+// family, cf; the store closes when the test ends.
+func openTable(t *testing.T) *storage.Engine {
+	t.Helper()
+	st, err := storage.Open("", storage.Options{InMemory: true, SweepInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.CreateTable(context.Background(), testInstance, "t", storage.TableSpec{Families: []storage.Family{{Name: "cf"}}}); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // TestRangeProperty checks planner invariant P2 end to end: for random
 // predicates over a small key domain, the rows a query returns through row
 // ranges plus residual are exactly the rows for which the predicate,
 // evaluated by brute force on every row, is TRUE.
 func TestRangeProperty(t *testing.T) {
 	ctx := context.Background()
-	st, err := storage.Open("", storage.Options{InMemory: true, SweepInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.CreateTable(ctx, testInstance, "t", storage.TableSpec{Families: []storage.Family{{Name: "cf"}}}); err != nil {
-		t.Fatal(err)
-	}
+	st := openTable(t)
 	keys := []string{"a", "a\x00", "ab", "abc", "b", "ba", "b\xff", "c", "c\xff\xff", "d"}
 	for i, k := range keys {
 		m := storage.Mutation{Kind: storage.SetCell, Family: "cf", Qualifier: []byte("q"), Timestamp: 1000,
