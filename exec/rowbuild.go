@@ -51,24 +51,35 @@ func (s *scanOp) buildRow(r *storage.Row) ([]types.Value, error) {
 }
 
 // extract decodes the protobuf fields the scan extracts (planner
-// Scan.Extracts). A transient cell column holds bytes in storage's buffer,
-// valid only until the next row: a field that fails to decode leaves its
-// column unset, and its cell is then copied into the batch so that the
-// expression's fallback can report the error.
+// Scan.ExtractGroups), all the fields of one cell in one pass over it. A
+// transient cell column holds bytes in storage's buffer, valid only until
+// the next row: a message that fails to decode leaves the columns of all
+// its fields unset, and its cell is then copied into the batch so that
+// the expressions' fallback can report the error (or, per field, read it).
 func (s *scanOp) extract(row []types.Value, key []byte) {
-	for _, x := range s.n.Extracts {
-		in := row[x.In]
+	for i := range s.n.ExtractGroups {
+		g := &s.n.ExtractGroups[i]
+		in := row[g.In]
 		if in.IsNull() {
-			row[x.Col] = types.NullOf(x.Get.Type())
+			for _, x := range g.Extracts {
+				row[x.Col] = types.NullOf(x.Get.Type())
+			}
 			continue
 		}
-		v, err := x.Get.Extract(in.Bytes())
-		if err == nil {
-			row[x.Col] = v
+		// s.kv, the scratch of familyValue, is free once the row's
+		// families are built.
+		if cap(s.kv) < len(g.Extracts) {
+			s.kv = make([]types.Value, len(g.Extracts))
+		}
+		out := s.kv[:len(g.Extracts)]
+		if err := g.Extractor.Extract(in.Bytes(), out); err == nil {
+			for k, x := range g.Extracts {
+				row[x.Col] = out[k]
+			}
 			continue
 		}
-		if s.n.TransientCol(x.In) {
-			row[x.In] = types.BytesValue(s.copyBytes(in.Bytes()))
+		if g.Transient {
+			row[g.In] = types.BytesValue(s.copyBytes(in.Bytes()))
 		}
 		if s.n.KeyOnError && row[0].IsNull() {
 			row[0] = types.BytesValue(s.copyBytes(key))

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/shale-db/shale/protoschema"
 	"github.com/shale-db/shale/sql"
 	"github.com/shale-db/shale/sql/types"
 )
@@ -88,7 +89,8 @@ func extractField(scan *Scan, p *sql.ProtoGet) sql.Expr {
 // markTransient sets FamilyRead.Transient for the cell columns that no
 // expression reads except through an extracted field: the scan then
 // decodes their fields straight from storage's buffer and copies a cell
-// only when a field fails to decode (the fallback needs its bytes).
+// only when a field fails to decode (the fallback needs its bytes). It
+// then groups the extracts by cell column (groupExtracts).
 func markTransient(scan *Scan, exprs []sql.Expr) {
 	used := map[int]bool{}
 	for _, e := range exprs {
@@ -127,6 +129,38 @@ func markTransient(scan *Scan, exprs []sql.Expr) {
 				rd.Transient[k] = true
 			}
 		}
+	}
+	groupExtracts(scan)
+}
+
+// groupExtracts fills scan.ExtractGroups: one group per cell column that
+// fields are extracted from (in order of first use), with the Extractor
+// that decodes all of its paths in one pass.
+func groupExtracts(scan *Scan) {
+	scan.ExtractGroups = nil
+	pos := map[int]int{}
+	for _, x := range scan.Extracts {
+		k, ok := pos[x.In]
+		if !ok {
+			k = len(scan.ExtractGroups)
+			pos[x.In] = k
+			scan.ExtractGroups = append(scan.ExtractGroups, ExtractGroup{In: x.In, Transient: scan.TransientCol(x.In)})
+		}
+		g := &scan.ExtractGroups[k]
+		g.Extracts = append(g.Extracts, x)
+	}
+	for i := range scan.ExtractGroups {
+		g := &scan.ExtractGroups[i]
+		paths := make([]protoschema.Path, len(g.Extracts))
+		for k, x := range g.Extracts {
+			paths[k] = x.Get.Path
+		}
+		// extractField takes only non-empty paths, all NewExtractor needs.
+		x, err := protoschema.NewExtractor(paths)
+		if err != nil {
+			panic("planner: " + err.Error())
+		}
+		g.Extractor = x
 	}
 }
 

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"github.com/shale-db/shale/catalog"
+	"github.com/shale-db/shale/protoschema"
 	"github.com/shale-db/shale/sql"
 	"github.com/shale-db/shale/sql/types"
 )
@@ -45,6 +46,19 @@ type Extract struct {
 	In, Col int
 }
 
+// ExtractGroup is the Extracts of one cell column In, which the scan
+// decodes together in one pass over the cell: Extractor's i-th path is
+// Extracts[i].Get.Path. A message that does not parse leaves every
+// column of the group unset.
+type ExtractGroup struct {
+	In        int
+	Extracts  []Extract
+	Extractor *protoschema.Extractor
+	// Transient: column In is a transient cell column (FamilyRead.Transient),
+	// so the cell is copied when its message does not parse.
+	Transient bool
+}
+
 // Scan reads rows of a table.
 type Scan struct {
 	Table *catalog.Table
@@ -58,11 +72,14 @@ type Scan struct {
 	DecodeKey bool
 	Reads     []FamilyRead
 	// Protos are the protobuf field paths the query reads, per cell and
-	// message (EXPLAIN; each is decoded alone from the wire bytes).
+	// message (EXPLAIN).
 	Protos []ProtoRead
 	// Extracts are the protobuf fields the scan decodes into columns of
-	// their own as it builds each row (extractField).
-	Extracts []Extract
+	// their own as it builds each row (extractField), and ExtractGroups
+	// the same grouped by cell column (groupExtracts), as the scan decodes
+	// them.
+	Extracts      []Extract
+	ExtractGroups []ExtractGroup
 	// KeyOnError: `_key` is read only to name the row when an extracted
 	// field fails to decode, so the scan copies it only then.
 	KeyOnError bool

@@ -13,7 +13,10 @@
 //	storage.SchemaBundle{Name, Descriptors} → Load → *Bundle
 //	binder: Bundle.Message("pkg.Msg") → *Message; Message.Field("f") → *Field;
 //	        a dot path becomes a Path (the fields, outermost first)
-//	exec:   Extract(msg, wire, paths) → one types.Value per path
+//	exec:   Extract(msg, wire, paths) → one types.Value per path; a scan
+//	        reading several paths of one cell builds NewExtractor(paths)
+//	        at plan time and decodes them all in one walk per message
+//	        level (Extractor.Extract, the same values as ExtractPath's)
 //	        Validate(msg, wire) for a bare CAST(bytes AS msg)
 //	edges:  a PROTO value's type carries AppendJSON (MessageJSON): pgwire
 //	        renders a whole message as protojson without importing protobuf
@@ -35,7 +38,8 @@
 // # Invariants
 //
 // PS1: Extract, Validate and MessageJSON never panic, whatever the bytes
-// (FuzzDecode).
+// (FuzzDecode); an Extractor yields ExtractPath's value for every path,
+// and fails only when ExtractPath fails for one (FuzzExtractPaths).
 // PS2: a malformed message (bad tag, truncated length, invalid UTF-8 in a
 // string field read) is an error wrapping ErrMalformed; fields outside
 // the requested paths are skipped by their framing only. The one full
@@ -43,5 +47,6 @@
 // selected; it never runs to read fields.
 // PS3: a Bundle and everything reachable from it is immutable after Load
 // apart from an internal, mutex-guarded cache; safe for concurrent use.
-// PS4: values returned by Extract alias the wire bytes.
+// PS4: values returned by Extract and Extractor.Extract alias the wire
+// bytes (or the merged bytes of a repeated message field).
 package protoschema

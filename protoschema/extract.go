@@ -267,66 +267,74 @@ func decodeSingular(b []byte, f *Field) (types.Value, error) {
 func decodeRepeated(b []byte, f *Field) (types.Value, error) {
 	var elems []types.Value
 	err := level(b, f, func(typ protowire.Type, v []byte) error {
-		switch {
-		case f.isMap:
-			body, ok, err := bodyOf(f, typ, v)
-			if !ok || err != nil {
-				return err
-			}
-			k, err := decodeField(body, f.mapKey)
-			if err != nil {
-				return err
-			}
-			val, err := decodeField(body, f.mapVal)
-			if err != nil {
-				return err
-			}
-			if val.IsNull() && val.Kind() == types.KindProto {
-				val = types.ProtoValue(f.mapVal.Type, []byte{}) // an absent message value is empty
-			}
-			elems = append(elems, types.StructValue(f.elemType, []types.Value{k, val}))
-		case f.wire == protowire.BytesType || f.wire == protowire.StartGroupType:
-			if f.kind == protoreflect.MessageKind || f.kind == protoreflect.GroupKind {
-				body, ok, err := bodyOf(f, typ, v)
-				if ok && err == nil {
-					elems = append(elems, types.ProtoValue(f.elemType, body))
-				}
-				return err
-			}
-			if typ != protowire.BytesType {
-				return nil
-			}
-			x, _, err := decodeScalar(f, f.elemType, v)
-			if err == nil {
-				elems = append(elems, x)
-			}
-			return err
-		case typ == f.wire:
-			x, _, err := decodeScalar(f, f.elemType, v)
-			if err == nil {
-				elems = append(elems, x)
-			}
-			return err
-		case typ == protowire.BytesType: // packed
-			body, n := protowire.ConsumeBytes(v)
-			if n < 0 {
-				return malformed(f, "field %s: %v", f.Name, protowire.ParseError(n))
-			}
-			for len(body) > 0 {
-				x, used, err := decodeScalar(f, f.elemType, body)
-				if err != nil {
-					return err
-				}
-				elems = append(elems, x)
-				body = body[used:]
-			}
-		}
-		return nil
+		var err error
+		elems, err = appendElem(f, elems, typ, v)
+		return err
 	}, nil)
 	if err != nil {
 		return types.Value{}, err
 	}
 	return types.ArrayValue(f.Type, elems), nil
+}
+
+// appendElem appends the elements of one occurrence of repeated field f
+// (wire type typ, value v: one element, a packed run or a map entry).
+func appendElem(f *Field, elems []types.Value, typ protowire.Type, v []byte) ([]types.Value, error) {
+	switch {
+	case f.isMap:
+		body, ok, err := bodyOf(f, typ, v)
+		if !ok || err != nil {
+			return elems, err
+		}
+		k, err := decodeField(body, f.mapKey)
+		if err != nil {
+			return elems, err
+		}
+		val, err := decodeField(body, f.mapVal)
+		if err != nil {
+			return elems, err
+		}
+		if val.IsNull() && val.Kind() == types.KindProto {
+			val = types.ProtoValue(f.mapVal.Type, []byte{}) // an absent message value is empty
+		}
+		return append(elems, types.StructValue(f.elemType, []types.Value{k, val})), nil
+	case f.wire == protowire.BytesType || f.wire == protowire.StartGroupType:
+		if f.kind == protoreflect.MessageKind || f.kind == protoreflect.GroupKind {
+			body, ok, err := bodyOf(f, typ, v)
+			if ok && err == nil {
+				elems = append(elems, types.ProtoValue(f.elemType, body))
+			}
+			return elems, err
+		}
+		if typ != protowire.BytesType {
+			return elems, nil
+		}
+		x, _, err := decodeScalar(f, f.elemType, v)
+		if err == nil {
+			elems = append(elems, x)
+		}
+		return elems, err
+	case typ == f.wire:
+		x, _, err := decodeScalar(f, f.elemType, v)
+		if err == nil {
+			elems = append(elems, x)
+		}
+		return elems, err
+	case typ == protowire.BytesType: // packed
+		body, n := protowire.ConsumeBytes(v)
+		if n < 0 {
+			return elems, malformed(f, "field %s: %v", f.Name, protowire.ParseError(n))
+		}
+		for len(body) > 0 {
+			x, used, err := decodeScalar(f, f.elemType, body)
+			if err != nil {
+				return elems, err
+			}
+			elems = append(elems, x)
+			body = body[used:]
+		}
+	}
+	return elems, nil
 }
 
 // decodeScalar decodes one value of f's kind (wire type f.wire) from the
