@@ -42,9 +42,7 @@ func (s StorageScanner) Scan(ctx context.Context, req ScanRequest) (RowSource, e
 	if !req.Spans.IsFull() {
 		for _, sp := range req.Spans {
 			if isPoint(sp.Start, sp.End) {
-				// One row: storage reads it with a prefix seek that its
-				// bloom filters make cheap.
-				opts.Rows.Keys = append(opts.Rows.Keys, sp.Start)
+				opts.Rows.Keys = append(opts.Rows.Keys, sp.Start) // one row
 				continue
 			}
 			opts.Rows.Ranges = append(opts.Rows.Ranges, storage.RowRange{Start: sp.Start, End: sp.End})
