@@ -10,6 +10,17 @@
 // A Statement is immutable and safe for concurrent Runs; each Run builds
 // fresh operators, so a prepared plan is reused without re-planning.
 //
+// # Plan cache
+//
+// A query prepared without parameters whose literal operands
+// sql.Literalize can turn into parameters (WHERE _key = 'k1') shares the
+// plan of its literalized text with every query that differs only in
+// those literals (plancache.go): PostgreSQL's simple protocol sends every
+// point lookup as new text. Entries live while storage's catalog epoch is
+// unchanged. When the literalized text does not prepare, the client's
+// text is prepared as is, so errors are never the cache's; run-time error
+// offsets are mapped back to the client's text.
+//
 // # Invariants
 //
 // G1: every error returned (by Prepare, Run, or Rows.Err) is a

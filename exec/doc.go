@@ -8,9 +8,10 @@
 // families/qualifiers, time bounds, cells per column, a row limit and a
 // direction in; rows of cells out. StorageScanner implements it over
 // storage.Engine; a Cloud Bigtable backend can implement it too. The scan
-// turns cells into SQL values (`_key`, one MAP per family read), applies
-// the residual, and hands batches up through filter, unnest, unpack,
-// aggregate, project, sort and limit operators.
+// turns cells into SQL values (`_key`, one MAP per family read, or the
+// cell columns and extracted protobuf fields of planner invariant P4),
+// applies the residual, and hands batches up through filter, unnest,
+// unpack, aggregate, project, sort and limit operators.
 //
 // # Invariants
 //

@@ -33,4 +33,11 @@
 // are catalog columns (`_key`, key fields, families in name order); what
 // is not read holds NULL, and key fields are decoded only when the query
 // reads them (Scan.DecodeKey).
+// P4: in a query straight over a table (no UNNEST), a family read only
+// as cf['literal'] is read as cells (cells.go): each qualifier gets a
+// column after the catalog columns and cf['q'] becomes a reference to it;
+// protobuf fields read from such a cell get columns of their own that the
+// scan fills in one pass per cell (Scan.ExtractGroups), read above through
+// sql.Precomputed, which falls back to decoding the field itself when the
+// scan could not (so errors and SAFE_CAST behave as without the rule).
 package planner

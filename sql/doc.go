@@ -26,6 +26,10 @@
 // Q3: every error is a *sqlerr.Error; binder errors carry the byte offset
 // and line:column of the construct they concern, run-time errors the
 // offset of the failing expression (the engine adds line:column).
+// Q5 (literal parameters): a parameter named with LiteralParamPrefix
+// stands for a literal (Literalize, the engine's plan cache) and coerces
+// as that literal would; nothing else may depend on a literal's value at
+// bind time where Literalize replaces it (comparison and CAST operands).
 // Q4: JOIN, UNION and other set operations, CTEs and subqueries (except
 // inside UNPACK) are refused with sqlerr.NotSupported at the construct.
 // Q5: proto access (proto.go) goes through package protoschema only:

@@ -1,5 +1,3 @@
-// Package textdist measures how far apart two names are, for error
-// messages that suggest the names a user probably meant.
 package textdist
 
 // Distance is the Levenshtein distance between a and b, by bytes (the
