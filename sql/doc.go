@@ -26,10 +26,6 @@
 // Q3: every error is a *sqlerr.Error; binder errors carry the byte offset
 // and line:column of the construct they concern, run-time errors the
 // offset of the failing expression (the engine adds line:column).
-// Q5 (literal parameters): a parameter named with LiteralParamPrefix
-// stands for a literal (Literalize, the engine's plan cache) and coerces
-// as that literal would; nothing else may depend on a literal's value at
-// bind time where Literalize replaces it (comparison and CAST operands).
 // Q4: JOIN, UNION and other set operations, CTEs and subqueries (except
 // inside UNPACK) are refused with sqlerr.NotSupported at the construct.
 // Q5: proto access (proto.go) goes through package protoschema only:
@@ -37,6 +33,10 @@
 // table (catalog.Table.Bundle) and, with .a.b, binds to one ProtoGet
 // whose Path names the fields; Eval decodes just that path from the wire
 // bytes. sql never imports the protobuf runtime.
+// Q6: a parameter named with LiteralParamPrefix stands for a literal
+// (Literalize, the engine's plan cache) and coerces as that literal would;
+// nothing may depend on a literal's value at bind time where Literalize
+// replaces one (comparison and CAST operands).
 package sql
 
 //go:generate go run ../internal/tools/funcdoc -o ../docs/functions.md
