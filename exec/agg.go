@@ -28,6 +28,8 @@ type aggOp struct {
 	key    []byte
 	args   []types.Value
 	limits []int64 // per aggregate: its LIMIT, or -1
+	// skipNulls is, per aggregate, AggCall.SkipsNulls (a map lookup).
+	skipNulls []bool
 }
 
 type group struct {
@@ -57,7 +59,9 @@ func newAggOp(in Operator, n *planner.Aggregate, d Deps) *aggOp {
 
 func (a *aggOp) Open(ctx context.Context) error {
 	a.limits = make([]int64, len(a.n.Aggs))
+	a.skipNulls = make([]bool, len(a.n.Aggs))
 	for i, c := range a.n.Aggs {
+		a.skipNulls[i] = c.SkipsNulls()
 		a.limits[i] = -1
 		if c.Limit != nil {
 			n, err := intArg(c.Limit, &a.env, "LIMIT")
@@ -171,7 +175,7 @@ func (a *aggOp) add(r []types.Value) error {
 				return err
 			}
 		}
-		if c.SkipsNulls() && a.args[0].IsNull() {
+		if a.skipNulls[i] && a.args[0].IsNull() {
 			continue
 		}
 		if c.Distinct {

@@ -59,24 +59,32 @@ func (s *scanOp) buildRow(r *storage.Row) ([]types.Value, error) {
 func (s *scanOp) extract(row []types.Value, key []byte) {
 	for i := range s.n.ExtractGroups {
 		g := &s.n.ExtractGroups[i]
-		in := row[g.In]
+		in := &row[g.In]
 		if in.IsNull() {
 			for _, x := range g.Extracts {
 				row[x.Col] = types.NullOf(x.Get.Type())
 			}
 			continue
 		}
-		// s.kv, the scratch of familyValue, is free once the row's
-		// families are built.
-		if cap(s.kv) < len(g.Extracts) {
-			s.kv = make([]types.Value, len(g.Extracts))
-		}
-		out := s.kv[:len(g.Extracts)]
-		if err := g.Extractor.Extract(in.Bytes(), out); err == nil {
-			for k, x := range g.Extracts {
-				row[x.Col] = out[k]
+		if len(g.Extracts) == 1 { // straight into its column
+			c := g.Extracts[0].Col
+			if err := g.Extractor.Extract(in.Bytes(), row[c:c+1]); err == nil {
+				continue
 			}
-			continue
+			row[c] = types.Value{} // unset: the fallback reports the error
+		} else {
+			// s.kv, the scratch of familyValue, is free once the row's
+			// families are built.
+			if cap(s.kv) < len(g.Extracts) {
+				s.kv = make([]types.Value, len(g.Extracts))
+			}
+			out := s.kv[:len(g.Extracts)]
+			if err := g.Extractor.Extract(in.Bytes(), out); err == nil {
+				for k, x := range g.Extracts {
+					row[x.Col] = out[k]
+				}
+				continue
+			}
 		}
 		if g.Transient {
 			row[g.In] = types.BytesValue(s.copyBytes(in.Bytes()))
