@@ -68,6 +68,25 @@ func ExtractPath(wire []byte, p Path) (types.Value, error) {
 	return decodeField(cur, p[len(p)-1])
 }
 
+// extractPathInto is ExtractPath writing into *dst: a top-level singular
+// scalar outside a oneof, the common projection, is decoded in place
+// without copying the value back through the callers. On error *dst is
+// the zero Value.
+func extractPathInto(dst *types.Value, wire []byte, p Path) error {
+	if len(p) == 1 {
+		if f := p[0]; !f.repeated && f.oneof == nil && f.kind != protoreflect.MessageKind && f.kind != protoreflect.GroupKind {
+			if err := decodeSingular(dst, wire, f); err != nil {
+				*dst = types.Value{}
+				return err
+			}
+			return nil
+		}
+	}
+	v, err := ExtractPath(wire, p)
+	*dst = v
+	return err
+}
+
 func malformed(f *Field, format string, args ...any) error {
 	return fmt.Errorf("%w %s: "+format, append([]any{ErrMalformed, f.parent.FullName()}, args...)...)
 }
@@ -195,7 +214,9 @@ func decodeField(b []byte, f *Field) (types.Value, error) {
 		return types.ProtoValue(f.Type, body), nil
 	}
 	if f.oneof == nil {
-		return decodeSingular(b, f)
+		var v types.Value
+		err := decodeSingular(&v, b, f)
+		return v, err
 	}
 	val := f.def
 	err := level(b, f, func(typ protowire.Type, v []byte) error {
@@ -211,12 +232,13 @@ func decodeField(b []byte, f *Field) (types.Value, error) {
 	return val, err
 }
 
-// decodeSingular is decodeField for a singular scalar outside a oneof:
-// level's walk without its callbacks, which cost more than the decoding
-// when a query reads one number per row.
-func decodeSingular(b []byte, f *Field) (types.Value, error) {
+// decodeSingular is decodeField for a singular scalar outside a oneof,
+// into *dst: level's walk without its callbacks, which cost more than the
+// decoding when a query reads one number per row. On error *dst is
+// unspecified.
+func decodeSingular(dst *types.Value, b []byte, f *Field) error {
 	num := protowire.Number(f.Number)
-	val := f.def
+	*dst = f.def
 	for len(b) > 0 {
 		// The common case inline: a one-byte tag with a fixed-width value
 		// or a one-byte length (consumeField's fast path, without the call).
@@ -236,9 +258,9 @@ func decodeSingular(b []byte, f *Field) (types.Value, error) {
 				if protowire.Number(t>>3) == num && protowire.Type(t&7) == f.wire {
 					x, _, err := decodeScalar(f, f.Type, b[1:1+vl])
 					if err != nil {
-						return types.Value{}, err
+						return err
 					}
-					val = x
+					*dst = x
 				}
 				b = b[1+vl:]
 				continue
@@ -246,22 +268,22 @@ func decodeSingular(b []byte, f *Field) (types.Value, error) {
 		}
 		n, typ, tl, vl := consumeField(b)
 		if tl < 0 {
-			return types.Value{}, malformed(f, "bad tag: %v", protowire.ParseError(tl))
+			return malformed(f, "bad tag: %v", protowire.ParseError(tl))
 		}
 		if vl < 0 {
-			return types.Value{}, malformed(f, "field %d: %v", n, protowire.ParseError(vl))
+			return malformed(f, "field %d: %v", n, protowire.ParseError(vl))
 		}
 		v := b[tl : tl+vl]
 		b = b[tl+vl:]
 		if n == num && typ == f.wire { // another wire type: an unknown field
 			x, _, err := decodeScalar(f, f.Type, v)
 			if err != nil {
-				return types.Value{}, err
+				return err
 			}
-			val = x // the last occurrence wins
+			*dst = x // the last occurrence wins
 		}
 	}
-	return val, nil
+	return nil
 }
 
 func decodeRepeated(b []byte, f *Field) (types.Value, error) {

@@ -200,9 +200,7 @@ func (x *Extractor) Extract(wire []byte, out []types.Value) error {
 		return errors.New("protoschema: Extract: out is too short")
 	}
 	if x.single != nil {
-		v, err := ExtractPath(wire, x.single)
-		out[0] = v
-		return err
+		return extractPathInto(&out[0], wire, x.single)
 	}
 	if len(x.nulls) == 0 {
 		return nil
