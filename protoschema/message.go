@@ -140,7 +140,7 @@ func scalarType(b *Bundle, fd protoreflect.FieldDescriptor) *types.Type {
 	case protoreflect.BytesKind:
 		return types.Bytes
 	case protoreflect.EnumKind:
-		return types.EnumOf(b.name + "." + string(fd.Enum().FullName()))
+		return enumType(b.name, fd.Enum())
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		return b.protoType(fd.Message())
 	}
@@ -189,4 +189,24 @@ func wireType(k protoreflect.Kind) protowire.Type {
 		return protowire.StartGroupType
 	}
 	return protowire.VarintType
+}
+
+// enumType is the SQL type of an enum of bundle, with its value names for
+// CAST to and from STRING.
+func enumType(bundle string, ed protoreflect.EnumDescriptor) *types.Type {
+	t := types.EnumOf(bundle + "." + string(ed.FullName()))
+	vals := ed.Values()
+	t.EnumName = func(n int64) (string, bool) {
+		if v := vals.ByNumber(protoreflect.EnumNumber(n)); v != nil && int64(v.Number()) == n {
+			return string(v.Name()), true
+		}
+		return "", false
+	}
+	t.EnumNumber = func(name string) (int64, bool) {
+		if v := vals.ByName(protoreflect.Name(name)); v != nil {
+			return int64(v.Number()), true
+		}
+		return 0, false
+	}
+	return t
 }

@@ -97,10 +97,30 @@ func Cast(v Value, to *Type) (Value, error) {
 			out[i] = c
 		}
 		return StructValue(to, out), nil
-	case KindEnum, KindProto:
+	case KindEnum:
+		if v.Kind() == KindString {
+			return castToEnum(v, to)
+		}
+		return Value{t: to, i: v.i}, nil
+	case KindProto:
 		return Value{t: to, i: v.i, b: v.b}, nil
 	}
 	return Value{}, sqlerr.New(sqlerr.InvalidValue, "cannot cast %s to %s", from, to)
+}
+
+// castToEnum reads an enum value's name (or, without names, its number).
+func castToEnum(v Value, to *Type) (Value, error) {
+	if to.EnumNumber != nil {
+		if n, ok := to.EnumNumber(string(v.b)); ok {
+			return Value{t: to, i: n}, nil
+		}
+		return Value{}, sqlerr.New(sqlerr.InvalidValue, "%s is not a value of enum %s", v, to.Name)
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(v.b)), 10, 64)
+	if err != nil {
+		return Value{}, badCast(v, to)
+	}
+	return Value{t: to, i: n}, nil
 }
 
 func castToBool(v Value) (Value, error) {
@@ -175,7 +195,14 @@ func castToString(v Value) (Value, error) {
 			return StringValue("true"), nil
 		}
 		return StringValue("false"), nil
-	case KindInt64, KindEnum:
+	case KindEnum:
+		if v.t.EnumName != nil {
+			if name, ok := v.t.EnumName(v.i); ok {
+				return StringValue(name), nil
+			}
+		}
+		return StringValue(strconv.FormatInt(v.i, 10)), nil
+	case KindInt64:
 		return StringValue(strconv.FormatInt(v.i, 10)), nil
 	case KindFloat32:
 		return StringValue(formatFloat(v.Float64(), 32)), nil

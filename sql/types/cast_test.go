@@ -39,3 +39,29 @@ func TestCast(t *testing.T) {
 		t.Error("BYTES → INT64 allowed")
 	}
 }
+
+func TestCastEnum(t *testing.T) {
+	plain := EnumOf("b.pkg.E")
+	named := EnumOf("b.pkg.E")
+	named.EnumName = func(n int64) (string, bool) { return map[int64]string{1: "ONE"}[n], n == 1 }
+	named.EnumNumber = func(s string) (int64, bool) { return 1, s == "ONE" }
+	for _, tc := range []struct {
+		v    Value
+		to   *Type
+		want string
+	}{
+		{EnumValue(named, 1), String, `"ONE"`},
+		{EnumValue(named, 7), String, `"7"`}, // a number the enum does not name
+		{EnumValue(plain, 1), String, `"1"`},
+		{StringValue("ONE"), named, "1"},
+		{StringValue("3"), plain, "3"},
+	} {
+		got, err := Cast(tc.v, tc.to)
+		if err != nil || got.String() != tc.want {
+			t.Errorf("%s → %s = %s, %v; want %s", tc.v, tc.to, got, err, tc.want)
+		}
+	}
+	if _, err := Cast(StringValue("TWO"), named); err == nil {
+		t.Error("an unknown enum name cast")
+	}
+}

@@ -44,6 +44,12 @@ type Type struct {
 	// the type's identity: Equal and String ignore it, and a PROTO type
 	// built by ProtoOf has none. It must be safe for concurrent use.
 	AppendJSON func(dst, wire []byte) ([]byte, error)
+	// EnumName and EnumNumber, optional and only on an ENUM type, map its
+	// values to their names and back (protoschema sets them from the
+	// enum's descriptor), for CAST between ENUM and STRING. Like
+	// AppendJSON they are not part of the type's identity.
+	EnumName   func(n int64) (string, bool)
+	EnumNumber func(name string) (int64, bool)
 }
 
 // Field is one field of a STRUCT type; Name may be empty.
