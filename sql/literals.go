@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cloudspannerecosystem/memefish"
 	"github.com/cloudspannerecosystem/memefish/token"
 
 	"github.com/shale-db/shale/sql/types"
@@ -47,17 +48,59 @@ func Literalize(text string) (l Literalized, ok bool) {
 	if strings.Contains(text, "@") || containsFold(text, "explain") {
 		return l, false
 	}
-	toks := lex(text)
-	if len(toks) == 0 {
-		return l, false
-	}
+	// memefish's lexer can panic on some malformed input (see lex); the
+	// text then simply is not literalized.
+	defer func() {
+		if recover() != nil {
+			l, ok = Literalized{}, false
+		}
+	}()
+	lx := &memefish.Lexer{File: &token.File{Buffer: text}}
+	// The tokens stream through a window: w[0], w[1] before the token a
+	// literal is judged at, w[2], and w[3] after it (n: how many are set).
+	var w [4]token.Token
+	n := 0
 	var b strings.Builder
+	b.Grow(len(text) + 16)
 	last := 0
-	for i, t := range toks {
-		if !replaceable(toks, i) {
+	for done := false; !done; {
+		if err := lx.NextToken(); err != nil || lx.Token.Kind == token.TokenEOF {
+			if done = true; n == 0 {
+				break
+			}
+		}
+		if !done {
+			w[0], w[1], w[2], w[3] = w[1], w[2], w[3], lx.Token
+			if n < 4 {
+				n++
+			}
+			if n < 2 {
+				continue
+			}
+		}
+		// The token judged is the one before the newest, or at the end
+		// the newest itself; older is how many tokens precede it.
+		cur, next, older := &w[2], &w[3], n-2
+		if done {
+			cur, next, older = &w[3], nil, n-1
+		}
+		var prev, prev2 *token.Token
+		if older >= 1 {
+			prev = &w[1]
+			if done {
+				prev = &w[2]
+			}
+		}
+		if older >= 2 {
+			prev2 = &w[0]
+			if done {
+				prev2 = &w[1]
+			}
+		}
+		if !replaceable(prev2, prev, cur, next) {
 			continue
 		}
-		v, ok := literalValue(t)
+		v, ok := literalValue(*cur)
 		if !ok {
 			return Literalized{}, false // e.g. an INT64 overflow: the binder's error
 		}
@@ -67,15 +110,16 @@ func Literalize(text string) (l Literalized, ok bool) {
 		// INT64 and STRING literals still coerce (Const.Lit); FLOAT64 and
 		// BYTES ones bind as typed values, so their parameters are plain.
 		prefix := LiteralParamPrefix
-		if t.Kind == token.TokenFloat || t.Kind == token.TokenBytes {
+		if cur.Kind == token.TokenFloat || cur.Kind == token.TokenBytes {
 			prefix = valueParamPrefix
 		}
 		name := prefix + strconv.Itoa(len(l.Params)+1)
 		l.Params[name], l.Values[name] = v.Type(), v
-		b.WriteString(text[last:t.Pos])
-		l.edits = append(l.edits, litEdit{at: b.Len(), oldLen: int(t.End - t.Pos), newLen: len(name) + 1})
-		b.WriteString("@" + name)
-		last = int(t.End)
+		b.WriteString(text[last:cur.Pos])
+		l.edits = append(l.edits, litEdit{at: b.Len(), oldLen: int(cur.End - cur.Pos), newLen: len(name) + 1})
+		b.WriteString("@")
+		b.WriteString(name)
+		last = int(cur.End)
 	}
 	if len(l.Params) == 0 {
 		return Literalized{}, false
@@ -100,37 +144,36 @@ func (l Literalized) OriginalOffset(off int) int {
 	return off - delta
 }
 
-// replaceable reports whether toks[i] is a literal Literalize replaces.
-func replaceable(toks []token.Token, i int) bool {
-	switch toks[i].Kind {
+// replaceable reports whether the literal cur, after prev2 and prev and
+// before next (nil when absent), is one Literalize replaces.
+func replaceable(prev2, prev, cur, next *token.Token) bool {
+	switch cur.Kind {
 	case token.TokenInt, token.TokenString, token.TokenFloat, token.TokenBytes:
 	default:
 		return false
 	}
-	if i == 0 {
+	if prev == nil {
 		return false
 	}
-	before := toks[i-1]
-	castOperand := before.Kind == "(" && i >= 2 && (isWord(toks[i-2], "CAST") || isWord(toks[i-2], "SAFE_CAST"))
-	switch before.Kind {
+	castOperand := prev.Kind == "(" && prev2 != nil && (isWord(*prev2, "CAST") || isWord(*prev2, "SAFE_CAST"))
+	switch prev.Kind {
 	case "=", "!=", "<>", "<", "<=", ">", ">=":
 	default:
 		if !castOperand {
 			return false
 		}
 	}
-	if i+1 == len(toks) {
+	if next == nil {
 		return !castOperand
 	}
-	next := toks[i+1]
 	if castOperand {
-		return isWord(next, "AS")
+		return isWord(*next, "AS")
 	}
 	if next.Kind == ")" || next.Kind == ";" {
 		return true
 	}
 	for _, w := range []string{"AND", "OR", "ORDER", "LIMIT", "GROUP", "HAVING"} {
-		if isWord(next, w) {
+		if isWord(*next, w) {
 			return true
 		}
 	}

@@ -17,6 +17,14 @@ func TestLiteralize(t *testing.T) {
 		{"SELECT x FROM t WHERE x = @p", ""},
 		{"EXPLAIN SELECT x FROM t WHERE x = 1", ""},
 		{"SELECT x FROM t WHERE x = 99999999999999999999", ""},
+		// Edges of the token stream.
+		{"SELECT 1", ""},
+		{"5", ""},
+		{"x = 5", "x = @__lit1"},
+		{"= 'a'", "= @__lit1"},
+		{"CAST(5 AS STRING)", "CAST(@__lit1 AS STRING)"},
+		{"SELECT a FROM t WHERE a = 1 AND b = 2 OR c < 'z'", "SELECT a FROM t WHERE a = @__lit1 AND b = @__lit2 OR c < @__lit3"},
+		{"SELECT a FROM t WHERE a = 'it''s' AND b = \"x\"", "SELECT a FROM t WHERE a = 'it''s' AND b = @__lit1"},
 	} {
 		l, ok := Literalize(tc.in)
 		if got := l.Text; ok != (tc.want != "") || got != tc.want {

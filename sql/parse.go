@@ -116,6 +116,7 @@ func lex(text string) (out []token.Token) {
 		}
 	}()
 	l := &memefish.Lexer{File: &token.File{Buffer: text}}
+	out = make([]token.Token, 0, len(text)/4+4) // a token per ~4 bytes: no regrowth
 	for {
 		if err := l.NextToken(); err != nil || l.Token.Kind == token.TokenEOF {
 			return out
