@@ -303,15 +303,38 @@ func (s pgSource) Databases(ctx context.Context) ([]string, error) {
 }
 
 // Scan implements pgcatalog.Source by running `SELECT <columns> FROM <table>
-// [LIMIT n]` through the GoogleSQL engine (`SELECT _key` when no column is
-// needed): the same scan, column values and types as a GoogleSQL query, so
-// each value's Native is what the GoogleSQL path would send and its Text is
-// pgwire's text form of it. Rows stream from the engine; closing stops the
-// scan.
-func (s pgSource) Scan(ctx context.Context, database, table string, columns []string, limit int64) (pgcatalog.TableRows, error) {
+// [WHERE <filter>] [LIMIT n]` through the GoogleSQL engine (`SELECT _key`
+// when no column is needed): the same scan, column values and types as a
+// GoogleSQL query, so each value's Native is what the GoogleSQL path would
+// send and its Text is pgwire's text form of it. The filter's conditions
+// become `col op @pN` and `col IN (@pN, ...)` with their values as
+// parameters (scanQuery), which the engine turns into key ranges; should
+// the filtered query not prepare, the scan reads without it. Rows stream
+// from the engine; closing stops the scan.
+func (s pgSource) Scan(ctx context.Context, database, table string, columns []string, filter []pgcatalog.Cond, limit int64) (pgcatalog.TableRows, error) {
 	if s.sql == nil {
 		return nil, &pgcatalog.Error{Code: pgcatalog.CodeNotSupported, Message: "this server cannot read tables for PostgreSQL-dialect queries"}
 	}
+	q, ptypes, vals := scanQuery(table, columns, filter, limit)
+	st, err := s.sql.Prepare(ctx, InstanceOf(database), q, ptypes)
+	if err != nil && len(vals) > 0 {
+		q, ptypes, vals = scanQuery(table, columns, nil, limit)
+		st, err = s.sql.Prepare(ctx, InstanceOf(database), q, ptypes)
+	}
+	if err != nil {
+		return nil, unpositioned(err)
+	}
+	rows, err := st.Run(ctx, vals)
+	if err != nil {
+		return nil, unpositioned(err)
+	}
+	return &scanRows{rows: rows, cols: st.Columns(), datums: make([]pgcatalog.Datum, len(columns))}, nil
+}
+
+// scanQuery renders a scan as GoogleSQL with its parameters. A condition
+// whose type or values it cannot read is left out: the filter only
+// narrows the read.
+func scanQuery(table string, columns []string, filter []pgcatalog.Cond, limit int64) (string, map[string]*types.Type, map[string]types.Value) {
 	var q strings.Builder
 	q.WriteString("SELECT ")
 	for i, c := range columns {
@@ -325,19 +348,83 @@ func (s pgSource) Scan(ctx context.Context, database, table string, columns []st
 	}
 	q.WriteString(" FROM ")
 	q.WriteString(googleSQLIdent(table))
+	var ptypes map[string]*types.Type
+	var vals map[string]types.Value
+	where := " WHERE "
+	for _, c := range filter {
+		vs, ok := condValues(c)
+		if !ok || c.Op != "IN" && len(vs) != 1 || len(vs) == 0 {
+			continue
+		}
+		switch c.Op {
+		case "=", "<", "<=", ">", ">=", "IN":
+		default:
+			continue
+		}
+		if vals == nil {
+			ptypes, vals = map[string]*types.Type{}, map[string]types.Value{}
+		}
+		q.WriteString(where)
+		where = " AND "
+		q.WriteString(googleSQLIdent(c.Column))
+		if c.Op == "IN" {
+			q.WriteString(" IN (")
+		} else {
+			q.WriteString(" " + c.Op + " ")
+		}
+		for i, v := range vs {
+			name := "p" + strconv.Itoa(len(vals)+1)
+			ptypes[name], vals[name] = v.Type(), v
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("@" + name)
+		}
+		if c.Op == "IN" {
+			q.WriteString(")")
+		}
+	}
 	if limit >= 0 {
 		q.WriteString(" LIMIT ")
 		q.WriteString(strconv.FormatInt(limit, 10))
 	}
-	st, err := s.sql.Prepare(ctx, InstanceOf(database), q.String(), nil)
-	if err != nil {
-		return nil, unpositioned(err)
+	return q.String(), ptypes, vals
+}
+
+// condValues reads a filter condition's values (pgcatalog.Cond's canonical
+// texts) as values of the column's GoogleSQL type.
+func condValues(c pgcatalog.Cond) ([]types.Value, bool) {
+	out := make([]types.Value, 0, len(c.Values))
+	for _, text := range c.Values {
+		var v types.Value
+		switch c.Type {
+		case 17:
+			h, ok := strings.CutPrefix(text, `\x`)
+			b, err := hex.DecodeString(h)
+			if !ok || err != nil {
+				return nil, false
+			}
+			v = types.BytesValue(b)
+		case 25:
+			v = types.StringValue(text)
+		case 20:
+			n, err := strconv.ParseInt(text, 10, 64)
+			if err != nil {
+				return nil, false
+			}
+			v = types.Int64Value(n)
+		case 1184:
+			ts, err := time.Parse("2006-01-02 15:04:05.999999-07", text)
+			if err != nil {
+				return nil, false
+			}
+			v = types.TimeValue(ts)
+		default:
+			return nil, false
+		}
+		out = append(out, v)
 	}
-	rows, err := st.Run(ctx, nil)
-	if err != nil {
-		return nil, unpositioned(err)
-	}
-	return &scanRows{rows: rows, cols: st.Columns(), datums: make([]pgcatalog.Datum, len(columns))}, nil
+	return out, true
 }
 
 // unpositioned drops the position of an engine error: it points into the

@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Source is Shale's live catalog as PostgreSQL sees it (implemented by the
@@ -16,7 +17,46 @@ type Source interface {
 	// given; empty when the statement needs none of them), and at most
 	// limit rows (limit < 0: all). Rows are read as the caller advances,
 	// so a caller that stops early stops the scan.
-	Scan(ctx context.Context, database, table string, columns []string, limit int64) (TableRows, error)
+	//
+	// filter lists conditions every row the statement can select meets
+	// (conjuncts of its WHERE over the table's key columns, see Cond): the
+	// Source may skip the rows that fail them, and may ignore any of them.
+	// The statement evaluates its whole WHERE over the rows read either
+	// way; limit never counts rows that filter rejects.
+	Scan(ctx context.Context, database, table string, columns []string, filter []Cond, limit int64) (TableRows, error)
+}
+
+// Cond is one condition of a Scan's filter: Column Op Values[0], or for
+// Op "IN" Column equal to one of Values. Op is one of = < <= > >= IN.
+// Column is a primary-key column of type Type: bytea (17), text (25),
+// int8 (20) or timestamptz (1184). Values are non-NULL and in the type's
+// canonical text form, as scanned values read: bytea as \x and lowercase
+// hex, int8 in decimal, timestamptz in UTC as "2006-01-02
+// 15:04:05.999999+00", text as it is. They order as the type's values do
+// (bytes, numbers, instants, text byte-wise), which is how the statement
+// compares them.
+type Cond struct {
+	Column string
+	Type   uint32
+	Op     string
+	Values []string
+}
+
+// String renders c as SQL-like text for logs: _key = '\x62'.
+func (c Cond) String() string {
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+	if c.Op == "IN" {
+		q := make([]string, len(c.Values))
+		for i, v := range c.Values {
+			q[i] = quote(v)
+		}
+		return c.Column + " IN (" + strings.Join(q, ", ") + ")"
+	}
+	v := ""
+	if len(c.Values) > 0 {
+		v = quote(c.Values[0])
+	}
+	return c.Column + " " + c.Op + " " + v
 }
 
 // TableRows is the row stream of a Source's Scan.

@@ -76,6 +76,18 @@
 //     statement's 5,000,000-row budget; a table read whole is kept for the
 //     rest of the run, so a correlated subquery scans it once.
 //
+// The WHERE of a SELECT straight over a Shale table narrows what the scan
+// reads (pushdown.go): its conjuncts comparing a key column (_key, or a
+// row-key field of type text, int8 or timestamptz) with a literal or
+// parameter of the column's type (=, <, <=, >, >=, BETWEEN, IN lists, an
+// OR of equalities on one column) reach Source.Scan as its filter, each
+// value evaluated when the scan starts and passed only in its type's
+// canonical text form; the Source turns them into key ranges. Pushdown
+// only narrows: a pushed condition selects every row its conjunct does,
+// one that cannot (a NULL, a value in another spelling, another type, a
+// function or cast of the column) is not pushed, and the whole WHERE is
+// still evaluated over the rows read.
+//
 // A prepared statement keeps the shapes of the tables it reads: Run checks
 // them against the snapshot (42P01 if the table is gone, 0A000 if a column
 // it reads changed type). Comparisons follow the text (and numbers of

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,6 +20,8 @@ type fakeSource struct {
 	dbs   []string
 	keyed bool
 	log   *[]string
+	// ignoreFilter reads every row whatever the Scan's filter.
+	ignoreFilter bool
 }
 
 func (f fakeSource) Tables(context.Context, string) ([]Table, error) {
@@ -58,33 +61,75 @@ var fakeRows = map[string][]map[string]string{
 	},
 }
 
-// Scan implements Source over fakeRows. Each value's Native is
-// "native:" and its text.
-func (f fakeSource) Scan(_ context.Context, _, table string, columns []string, limit int64) (TableRows, error) {
-	return &fakeScan{f: f, table: table, cols: columns, limit: limit, rows: fakeRows[table]}, nil
+// Scan implements Source over fakeRows, skipping the rows filter rejects
+// (as a real Source reads only the key ranges it allows). Each value's
+// Native is "native:" and its text.
+func (f fakeSource) Scan(_ context.Context, _, table string, columns []string, filter []Cond, limit int64) (TableRows, error) {
+	if f.ignoreFilter {
+		filter = nil
+	}
+	return &fakeScan{f: f, table: table, cols: columns, filter: filter, limit: limit, rows: fakeRows[table]}, nil
 }
 
 type fakeScan struct {
 	f      fakeSource
 	table  string
 	cols   []string
+	filter []Cond
 	limit  int64
 	rows   []map[string]string
-	n      int
+	i, n   int
 	row    []Datum
 	closed bool
 }
 
 func (s *fakeScan) Next() bool {
-	if s.closed || s.n >= len(s.rows) || s.limit >= 0 && int64(s.n) >= s.limit {
-		return false
+	for {
+		if s.closed || s.i >= len(s.rows) || s.limit >= 0 && int64(s.n) >= s.limit {
+			return false
+		}
+		r := s.rows[s.i]
+		s.i++
+		if !fakeMatch(r, s.filter) {
+			continue
+		}
+		s.n++
+		s.row = s.row[:0]
+		for _, c := range s.cols {
+			v, ok := r[c]
+			s.row = append(s.row, Datum{Text: v, Null: !ok, Native: "native:" + v})
+		}
+		return true
 	}
-	r := s.rows[s.n]
-	s.n++
-	s.row = s.row[:0]
-	for _, c := range s.cols {
-		v, ok := r[c]
-		s.row = append(s.row, Datum{Text: v, Null: !ok, Native: "native:" + v})
+}
+
+// fakeMatch applies a filter as a Source compares values: int8 as
+// numbers, the other types' canonical texts as strings.
+func fakeMatch(r map[string]string, filter []Cond) bool {
+	for _, c := range filter {
+		v, ok := r[c.Column]
+		if !ok {
+			return false
+		}
+		cmp := func(w string) int {
+			if c.Type == 20 {
+				x, _ := strconv.ParseInt(v, 10, 64)
+				y, _ := strconv.ParseInt(w, 10, 64)
+				return cmpOrdered(x, y)
+			}
+			return strings.Compare(v, w)
+		}
+		match := false
+		if c.Op == "IN" {
+			for _, w := range c.Values {
+				match = match || cmp(w) == 0
+			}
+		} else if len(c.Values) == 1 {
+			match = cmpResult(c.Op, cmp(c.Values[0]))
+		}
+		if !match {
+			return false
+		}
 	}
 	return true
 }
@@ -93,7 +138,16 @@ func (s *fakeScan) Row() []Datum { return s.row }
 func (s *fakeScan) Err() error   { return nil }
 func (s *fakeScan) Close() error {
 	if !s.closed && s.f.log != nil {
-		*s.f.log = append(*s.f.log, fmt.Sprintf("scan %s (%s) limit %d: read %d", s.table, strings.Join(s.cols, ","), s.limit, s.n))
+		where := ""
+		for i, c := range s.filter {
+			if i == 0 {
+				where += " where "
+			} else {
+				where += " and "
+			}
+			where += c.String()
+		}
+		*s.f.log = append(*s.f.log, fmt.Sprintf("scan %s (%s)%s limit %d: read %d", s.table, strings.Join(s.cols, ","), where, s.limit, s.n))
 	}
 	s.closed = true
 	return nil

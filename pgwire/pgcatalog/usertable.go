@@ -44,6 +44,9 @@ type tableScanPlan struct {
 	table *Table
 	cols  []scopeCol
 	used  []bool // set by colRef through scopeCol.use
+	// push are the WHERE conjuncts the Source may narrow the scan with
+	// (pushdown.go).
+	push []pushCond
 }
 
 func newTableScan(t *Table) *tableScanPlan {
@@ -115,7 +118,7 @@ func (p *tableScanPlan) scan(ev *evaluator, limit int64) (*scanIter, error) {
 			idx = append(idx, i)
 		}
 	}
-	rows, err := ev.src.Scan(ev.ctx, ev.sess.Database, p.table.Name, names, limit)
+	rows, err := ev.src.Scan(ev.ctx, ev.sess.Database, p.table.Name, names, p.filter(ev), limit)
 	if err != nil {
 		return nil, err
 	}

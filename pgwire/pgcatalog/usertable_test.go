@@ -3,6 +3,8 @@ package pgcatalog
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -136,5 +138,60 @@ func TestClearlyPostgres(t *testing.T) {
 		if got := ClearlyPostgres(sql); got != want {
 			t.Errorf("ClearlyPostgres(%q) = %v, want %v", sql, got, want)
 		}
+	}
+}
+
+// TestPushdownNarrowsOnly runs every query of testdata/ twice, once with a
+// Source that applies the pushed filter and once with one that ignores
+// it: pushdown may change what a scan reads, never the result.
+func TestPushdownNarrowsOnly(t *testing.T) {
+	files, err := filepath.Glob("testdata/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue // testdata/fuzz
+		}
+		for _, block := range strings.Split(string(data), "\nquery")[1:] {
+			head, rest, ok := strings.Cut(block, "\n")
+			q, _, ok2 := strings.Cut(rest, "\n----")
+			if !ok || !ok2 {
+				continue
+			}
+			var args []*string
+			if _, a, ok := strings.Cut(head, "args=("); ok {
+				a, _, _ = strings.Cut(a, ")")
+				for _, v := range strings.Split(a, ",") {
+					if v == "NULL" {
+						args = append(args, nil)
+					} else {
+						v := v
+						args = append(args, &v)
+					}
+				}
+			}
+			run := func(ignore bool) string {
+				src := fakeSource{keyed: true, ignoreFilter: ignore}
+				st, err := PrepareWith(context.Background(), src, testSession(), q, nil)
+				if err != nil {
+					return formatErr(err)
+				}
+				res, err := st.Run(context.Background(), src, testSession(), args)
+				if err != nil {
+					return formatErr(err)
+				}
+				return formatResult(res)
+			}
+			if pushed, all := run(false), run(true); pushed != all {
+				t.Errorf("%s: %s\npushed:\n%s\nunfiltered:\n%s", path, q, pushed, all)
+			}
+			n++
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d queries", n)
 	}
 }

@@ -1,0 +1,272 @@
+package pgcatalog
+
+import (
+	"slices"
+	"time"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// Predicate pushdown. The WHERE conjuncts of a SELECT straight over a
+// Shale table that compare one of its key columns with a constant or a
+// parameter are handed to Source.Scan as its filter (Cond), so that the
+// Source reads only the key ranges they allow; the whole WHERE is still
+// evaluated over the rows read. A conjunct is pushed only when the rows it
+// selects are certainly within its Cond:
+//
+//   - col op v for = < <= > >= (either way round), col BETWEEN a AND b, col
+//     IN (list), and an OR of equalities and IN lists on one column (an IN
+//     list); nothing else (NOT, <>, LIKE, functions, casts of the column, a
+//     comparison with another column or an outer query's) is pushed;
+//   - v is a literal or parameter, possibly cast, whose type is the
+//     column's (an untyped literal or parameter takes it, as the comparison
+//     does; int2/int4 also for int8);
+//   - the column is a primary-key column of type bytea, text, int8 or
+//     timestamptz, and v's value, evaluated when the scan starts, is in
+//     the type's canonical text form (Cond), where comparing texts (or
+//     numbers) as the statement does agrees with comparing the values.
+//     A value that is NULL, fails to evaluate or is not canonical (bytea
+//     '\X62' or 'abc', a timestamp the scan cannot read back) drops its
+//     Cond: the statement then reads more, never less.
+
+// pushCond is a pushable conjunct, bound: the table column it restricts
+// and the value expressions (of the column's type) it compares with.
+type pushCond struct {
+	col  int
+	op   string
+	vals []*cexpr
+}
+
+var pushTypes = []uint32{tBytea, tText, tInt8, tTimestamptz}
+
+// pushdown finds the pushable conjuncts of where, a WHERE already bound
+// in sc over the table scan ts (so that parameter types are settled).
+func (b *binder) pushdown(where *pg_query.Node, sc *scope, ts *tableScanPlan) []pushCond {
+	var out []pushCond
+	var visit func(n *pg_query.Node)
+	visit = func(n *pg_query.Node) {
+		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_AND_EXPR {
+			for _, a := range be.Args {
+				visit(a)
+			}
+			return
+		}
+		out = append(out, b.pushConjunct(n, sc, ts)...)
+	}
+	visit(where)
+	return out
+}
+
+// pushConjunct returns the pushable conditions of one conjunct.
+func (b *binder) pushConjunct(n *pg_query.Node, sc *scope, ts *tableScanPlan) []pushCond {
+	if be := n.GetBoolExpr(); be != nil {
+		if be.Boolop != pg_query.BoolExprType_OR_EXPR {
+			return nil
+		}
+		// An OR of equalities on one column is an IN list.
+		in := pushCond{col: -1, op: "IN"}
+		for _, a := range be.Args {
+			cs := b.pushConjunct(a, sc, ts)
+			if len(cs) != 1 || cs[0].op != "=" && cs[0].op != "IN" || in.col >= 0 && cs[0].col != in.col {
+				return nil
+			}
+			in.col = cs[0].col
+			in.vals = append(in.vals, cs[0].vals...)
+		}
+		if in.col < 0 {
+			return nil
+		}
+		return []pushCond{in}
+	}
+	a := n.GetAExpr()
+	if a == nil {
+		return nil
+	}
+	op := lastName(a.Name)
+	switch a.Kind {
+	case pg_query.A_Expr_Kind_AEXPR_OP:
+		flip := map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+		if _, ok := flip[op]; !ok || a.Lexpr == nil || a.Rexpr == nil {
+			return nil
+		}
+		l, r := a.Lexpr, a.Rexpr
+		col := b.pushColumn(l, sc, ts)
+		if col < 0 {
+			l, r, op = r, l, flip[op]
+			if col = b.pushColumn(l, sc, ts); col < 0 {
+				return nil
+			}
+		}
+		v := b.pushValue(r, sc, ts.table.Columns[col].TypeOID)
+		if v == nil {
+			return nil
+		}
+		return []pushCond{{col: col, op: op, vals: []*cexpr{v}}}
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN:
+		items := a.Rexpr.GetList().GetItems()
+		col := b.pushColumn(a.Lexpr, sc, ts)
+		if col < 0 || len(items) != 2 {
+			return nil
+		}
+		var out []pushCond
+		for i, op := range []string{">=", "<="} {
+			if v := b.pushValue(items[i], sc, ts.table.Columns[col].TypeOID); v != nil {
+				out = append(out, pushCond{col: col, op: op, vals: []*cexpr{v}})
+			}
+		}
+		return out
+	case pg_query.A_Expr_Kind_AEXPR_IN:
+		col := b.pushColumn(a.Lexpr, sc, ts)
+		items := a.Rexpr.GetList().GetItems()
+		if op != "=" || col < 0 || len(items) == 0 {
+			return nil
+		}
+		in := pushCond{col: col, op: "IN"}
+		for _, it := range items {
+			v := b.pushValue(it, sc, ts.table.Columns[col].TypeOID)
+			if v == nil {
+				return nil
+			}
+			in.vals = append(in.vals, v)
+		}
+		return []pushCond{in}
+	}
+	return nil
+}
+
+// pushColumn returns the index of the table column n names, when it is a
+// key column of a pushable type read at this query level; else -1.
+func (b *binder) pushColumn(n *pg_query.Node, sc *scope, ts *tableScanPlan) int {
+	cr := n.GetColumnRef()
+	if cr == nil {
+		return -1
+	}
+	f := strs(cr.Fields)
+	if len(f) == 0 || len(f) != len(cr.Fields) || f[len(f)-1] == "*" || len(f) > 3 {
+		return -1
+	}
+	schema, qual := "", ""
+	if len(f) > 1 {
+		qual = f[len(f)-2]
+	}
+	if len(f) > 2 {
+		schema = f[len(f)-3]
+	}
+	levels, idx, col, err := sc.resolve(schema, qual, f[len(f)-1], cr.Location)
+	if err != nil || levels != 0 || idx < 0 || idx >= len(ts.table.Columns) || col.use != &ts.used[idx] {
+		return -1
+	}
+	c := ts.table.Columns[idx]
+	if !slices.Contains(pushTypes, c.TypeOID) || !slices.Contains(ts.table.PrimaryKey, c.Name) {
+		return -1
+	}
+	return idx
+}
+
+// pushValue binds n, a literal or parameter (possibly cast), as the value
+// a column of type typ is compared with; nil when it is anything else or
+// of another type.
+func (b *binder) pushValue(n *pg_query.Node, sc *scope, typ uint32) *cexpr {
+	if !isValueNode(n, 0) {
+		return nil
+	}
+	e, err := b.bindExpr(n, sc)
+	if err != nil {
+		return nil
+	}
+	switch {
+	case e.untyped:
+		return coerce(e, typ)
+	case e.typ == typ, typ == tInt8 && (e.typ == tInt2 || e.typ == tInt4):
+		return e
+	}
+	return nil
+}
+
+// isValueNode reports whether n is a literal (NULL too) or a parameter,
+// possibly cast.
+func isValueNode(n *pg_query.Node, depth int) bool {
+	if n == nil || depth > 8 {
+		return false
+	}
+	switch {
+	case n.GetParamRef() != nil:
+		return true
+	case n.GetAConst() != nil:
+		return true
+	case n.GetTypeCast() != nil:
+		return n.GetTypeCast().TypeName != nil && isValueNode(n.GetTypeCast().Arg, depth+1)
+	}
+	return false
+}
+
+// filter evaluates the scan's pushed conditions for this run; a condition
+// whose values do not all evaluate to canonical text is left out.
+func (p *tableScanPlan) filter(ev *evaluator) []Cond {
+	var out []Cond
+	for _, pc := range p.push {
+		c := p.table.Columns[pc.col]
+		cond := Cond{Column: c.Name, Type: c.TypeOID, Op: pc.op}
+		ok := true
+		for _, e := range pc.vals {
+			v, err := e.fn(ev, &env{})
+			if err != nil {
+				ok = false
+				break
+			}
+			if v.isNull() {
+				if pc.op == "IN" {
+					continue // x IN (a, NULL) selects what x IN (a) does
+				}
+				ok = false
+				break
+			}
+			s, canon := canonicalText(v, c.TypeOID)
+			if !canon {
+				ok = false
+				break
+			}
+			cond.Values = append(cond.Values, s)
+		}
+		if ok && len(cond.Values) > 0 {
+			out = append(out, cond)
+		}
+	}
+	return out
+}
+
+// canonicalText is v's text when it is in the canonical form of typ
+// (Cond): then comparing it with scanned values as the statement does
+// agrees with comparing the values themselves.
+func canonicalText(v Value, typ uint32) (string, bool) {
+	switch typ {
+	case tInt8:
+		if v.k == kInt {
+			return itoa(v.i), true
+		}
+	case tText:
+		if v.k == kText {
+			return v.s, true
+		}
+	case tBytea:
+		if v.k != kText || len(v.s) < 2 || v.s[:2] != `\x` || len(v.s)%2 != 0 {
+			return "", false
+		}
+		for _, c := range v.s[2:] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+				return "", false
+			}
+		}
+		return v.s, true
+	case tTimestamptz:
+		if v.k != kText {
+			return "", false
+		}
+		t, err := time.Parse(timestampLayout, v.s)
+		if err != nil || t.Year() < 1 || t.Year() > 9999 || t.UTC().Format(timestampLayout) != v.s {
+			return "", false
+		}
+		return v.s, true
+	}
+	return "", false
+}
