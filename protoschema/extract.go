@@ -121,6 +121,35 @@ func level(b []byte, f *Field, visit func(typ protowire.Type, v []byte) error, r
 	return nil
 }
 
+// shortField measures the field at the start of b when its tag is one
+// byte and its value a one-byte varint, fixed-width, or length-delimited
+// with a one-byte length: the value is b[1:1+vl]. It returns 0 otherwise
+// (consumeField then parses it). Small enough to be inlined, which is the
+// point: the walk calls it for every field.
+func shortField(b []byte) (vl int) {
+	if len(b) < 2 || b[0] >= 0x80 || b[0] < 8 {
+		return 0
+	}
+	switch protowire.Type(b[0] & 7) {
+	case protowire.VarintType:
+		if b[1] < 0x80 {
+			vl = 1
+		}
+	case protowire.Fixed64Type:
+		vl = 8
+	case protowire.Fixed32Type:
+		vl = 4
+	case protowire.BytesType:
+		if b[1] < 0x80 {
+			vl = 1 + int(b[1])
+		}
+	}
+	if vl >= len(b) {
+		return 0
+	}
+	return vl
+}
+
 // consumeField parses the tag at the start of b and measures the field
 // value after it: tl is the tag's length and vl the value's, or a negative
 // protowire error code. One-byte tags of the common wire types, with short
@@ -240,31 +269,18 @@ func decodeSingular(dst *types.Value, b []byte, f *Field) error {
 	num := protowire.Number(f.Number)
 	*dst = f.def
 	for len(b) > 0 {
-		// The common case inline: a one-byte tag with a fixed-width value
-		// or a one-byte length (consumeField's fast path, without the call).
-		if t := b[0]; t < 0x80 && t >= 8 && len(b) > 1 {
-			var vl int
-			switch protowire.Type(t & 7) {
-			case protowire.Fixed64Type:
-				vl = 8
-			case protowire.Fixed32Type:
-				vl = 4
-			case protowire.BytesType:
-				if b[1] < 0x80 {
-					vl = 1 + int(b[1])
+		// The common case inline: a one-byte tag with a one-byte varint, a
+		// fixed-width value or a one-byte length.
+		if vl := shortField(b); vl > 0 {
+			if t := b[0]; protowire.Number(t>>3) == num && protowire.Type(t&7) == f.wire {
+				x, _, err := decodeScalar(f, f.Type, b[1:1+vl])
+				if err != nil {
+					return err
 				}
+				*dst = x
 			}
-			if vl > 0 && vl < len(b) {
-				if protowire.Number(t>>3) == num && protowire.Type(t&7) == f.wire {
-					x, _, err := decodeScalar(f, f.Type, b[1:1+vl])
-					if err != nil {
-						return err
-					}
-					*dst = x
-				}
-				b = b[1+vl:]
-				continue
-			}
+			b = b[1+vl:]
+			continue
 		}
 		n, typ, tl, vl := consumeField(b)
 		if tl < 0 {

@@ -255,26 +255,9 @@ func (x *Extractor) walk(l *xlevel, b []byte, out []types.Value) error {
 		// The common case inline: a one-byte tag with a one-byte varint,
 		// a fixed-width value or a one-byte length.
 		fast := false
-		if t := b[0]; t < 0x80 && t >= 8 && len(b) > 1 {
-			n, typ = protowire.Number(t>>3), protowire.Type(t&7)
-			vl := 0
-			switch typ {
-			case protowire.VarintType:
-				if b[1] < 0x80 {
-					vl = 1
-				}
-			case protowire.Fixed64Type:
-				vl = 8
-			case protowire.Fixed32Type:
-				vl = 4
-			case protowire.BytesType:
-				if b[1] < 0x80 {
-					vl = 1 + int(b[1])
-				}
-			}
-			if vl > 0 && vl < len(b) {
-				v, b, fast = b[1:1+vl], b[1+vl:], true
-			}
+		if vl := shortField(b); vl > 0 {
+			n, typ = protowire.Number(b[0]>>3), protowire.Type(b[0]&7)
+			v, b, fast = b[1:1+vl], b[1+vl:], true
 		}
 		if !fast {
 			var tl, vl int
