@@ -74,14 +74,15 @@ func TestStatementAPI(t *testing.T) {
 	}
 }
 
-// TestMemoryLimit: sorts and aggregations beyond the cap fail with
-// ResourceExhausted.
+// TestMemoryLimit: sorts, aggregations and SELECT DISTINCT beyond the cap
+// fail with ResourceExhausted.
 func TestMemoryLimit(t *testing.T) {
 	ctx := context.Background()
 	e := newTestEngine(t, engine.Options{Exec: exec.Options{MemoryLimit: 200}})
 	for _, q := range []string{
 		"SELECT _key, cf FROM t ORDER BY cf['q']",
 		"SELECT _key, COUNT(*) FROM t GROUP BY _key",
+		"SELECT DISTINCT _key, REPEAT(cf['q'], 4) FROM t",
 	} {
 		stmt, err := e.Prepare(ctx, testInstance, q, nil)
 		if err != nil {

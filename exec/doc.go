@@ -11,15 +11,16 @@
 // turns cells into SQL values (`_key`, one MAP per family read, or the
 // cell columns and extracted protobuf fields of planner invariant P4),
 // applies the residual, and hands batches up through filter, unnest,
-// unpack, aggregate, project, sort and limit operators.
+// unpack, aggregate, project, distinct, sort and limit operators.
 //
 // # Invariants
 //
 // E1: a Batch and every value in it are valid until the next call to Next
 // of the operator that returned it; an operator that keeps values across
-// calls (sort, aggregate) deep-copies them (sql.CopyValue).
+// calls (sort, aggregate) deep-copies them (sql.CopyValue); distinct keeps
+// only encoded keys (copied bytes), never values.
 // E2: scan, filter, project, unnest, unpack and limit hold O(batch) memory
-// independent of table size; sort and aggregate count the bytes they hold
-// and fail with sqlerr.ResourceExhausted past Options.MemoryLimit.
+// independent of table size; sort, aggregate and distinct count the bytes
+// they hold and fail with sqlerr.ResourceExhausted past Options.MemoryLimit.
 // E3: every error an operator returns is a *sqlerr.Error.
 package exec

@@ -28,8 +28,8 @@ type Operator interface {
 type Options struct {
 	// BatchSize is the number of rows per batch; default 256.
 	BatchSize int
-	// MemoryLimit caps the bytes a sort or aggregation may hold; default
-	// 256 MiB.
+	// MemoryLimit caps the bytes a sort, aggregation or DISTINCT may
+	// hold; default 256 MiB.
 	MemoryLimit int64
 }
 
@@ -129,6 +129,8 @@ func (b *builder) buildNode(n planner.Node) (Operator, error) {
 		return newAggOp(in, n, b.d), nil
 	case *planner.Sort:
 		return newSortOp(in, n, b.d), nil
+	case *planner.Distinct:
+		return newDistinctOp(in, b.d), nil
 	case *planner.Unnest:
 		return &unnestOp{in: in, arr: n.Array, offset: n.WithOffset, env: sql.Env{Params: b.d.Params}, size: b.d.Options.BatchSize}, nil
 	case *planner.Unpack:

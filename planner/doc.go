@@ -6,15 +6,16 @@
 //
 // sql.Statement → Plan → Node tree:
 //
-//	Limit? ─ Sort? ─ Project ─ Filter(HAVING)? ─ Aggregate? ─ Filter? ─ Unnest* ─ Scan | Unpack | Values
+//	Limit? ─ Sort? ─ Distinct? ─ Project ─ Filter(HAVING)? ─ Aggregate? ─ Filter? ─ Unnest* ─ Scan | Unpack | Values
 //
 // The WHERE clause is split into conjuncts. Those over the table row go to
 // the Scan: Derive turns them into a KeySet (spec §4.9) and a residual;
 // the rest become a Filter above the UNNEST joins. Family and qualifier
 // pruning (prune.go) records which families, and for cf['q'] which
 // qualifiers, the query reads. Order by `_key` is served by scan order
-// (reverse for DESC); LIMIT is pushed into the scan when nothing between
-// the scan and the limit can drop or reorder rows.
+// (reverse for DESC), which a Distinct keeps; LIMIT is pushed into the
+// scan when nothing between the scan and the limit can drop or reorder
+// rows (no filter, aggregate or Distinct).
 //
 // # Key sets
 //

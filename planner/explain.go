@@ -62,6 +62,8 @@ func describe(n Node) []string {
 		return []string{"project " + strings.Join(parts, ", ")}
 	case *Aggregate:
 		return describeAgg(n)
+	case *Distinct:
+		return []string{"distinct"}
 	case *Sort:
 		return describeSort(n)
 	case *Limit:

@@ -119,6 +119,12 @@ type Aggregate struct {
 	Aggs    []*sql.AggCall
 }
 
+// Distinct drops duplicate rows (SELECT DISTINCT; NULLs equal), passing
+// the first of each in input order.
+type Distinct struct {
+	Input Node
+}
+
 // Sort orders rows; with Limit set it keeps only the first Limit+Offset
 // (top-N).
 type Sort struct {
@@ -154,6 +160,7 @@ func (n *Values) Children() []Node    { return nil }
 func (n *Filter) Children() []Node    { return []Node{n.Input} }
 func (n *Project) Children() []Node   { return []Node{n.Input} }
 func (n *Aggregate) Children() []Node { return []Node{n.Input} }
+func (n *Distinct) Children() []Node  { return []Node{n.Input} }
 func (n *Sort) Children() []Node      { return []Node{n.Input} }
 func (n *Limit) Children() []Node     { return []Node{n.Input} }
 func (n *Unnest) Children() []Node    { return []Node{n.Input} }
@@ -164,6 +171,7 @@ func (*Values) planNode()    {}
 func (*Filter) planNode()    {}
 func (*Project) planNode()   {}
 func (*Aggregate) planNode() {}
+func (*Distinct) planNode()  {}
 func (*Sort) planNode()      {}
 func (*Limit) planNode()     {}
 func (*Unnest) planNode()    {}

@@ -51,6 +51,9 @@ func planQuery(q *sql.Query) (Node, error) {
 		}
 	}
 	n = &Project{Input: n, Exprs: sel, Names: names}
+	if q.Distinct {
+		n = &Distinct{Input: n}
+	}
 	ordered := len(q.OrderBy) == 0
 	if !ordered && scan != nil && !q.Grouped && scanOrdered(q, scan) {
 		scan.Reverse = q.OrderBy[0].Desc
@@ -60,7 +63,7 @@ func planQuery(q *sql.Query) (Node, error) {
 	case !ordered:
 		n = &Sort{Input: n, Keys: q.OrderBy, Limit: q.Limit, Offset: q.Offset}
 	case q.Limit != nil || q.Offset != nil:
-		if scan != nil && scan.Residual == nil && src == Node(scan) && !q.Grouped && q.Limit != nil {
+		if scan != nil && scan.Residual == nil && src == Node(scan) && !q.Grouped && !q.Distinct && q.Limit != nil {
 			scan.Limit, scan.Offset = q.Limit, q.Offset
 		}
 	}

@@ -93,9 +93,6 @@ type selectItem struct {
 }
 
 func (b *binder) bindSelect(sel *ast.Select, ob *ast.OrderBy, lim *ast.Limit) (*Query, error) {
-	if sel.AllOrDistinct == ast.AllOrDistinctDistinct {
-		return nil, b.errAt(sel, sqlerr.NotSupported, "SELECT DISTINCT is not supported")
-	}
 	if sel.As != nil {
 		return nil, b.errAt(sel.As, sqlerr.NotSupported, "SELECT AS STRUCT/VALUE is not supported")
 	}
@@ -132,6 +129,12 @@ func (b *binder) bindSelect(sel *ast.Select, ob *ast.OrderBy, lim *ast.Limit) (*
 	}
 	if err := b.bindSelectList(q, items, ec); err != nil {
 		return nil, err
+	}
+	if sel.AllOrDistinct == ast.AllOrDistinctDistinct {
+		if err := b.checkDistinct(q, items); err != nil {
+			return nil, err
+		}
+		q.Distinct = true
 	}
 	if sel.Having != nil {
 		if !q.Grouped {
@@ -182,6 +185,43 @@ func (b *binder) bindSelectList(q *Query, items []selectItem, ec *exprCtx) error
 		q.Columns = append(q.Columns, types.Field{Name: name, Type: e.Type()})
 	}
 	return nil
+}
+
+// checkDistinct rejects SELECT DISTINCT over a column whose type cannot be
+// grouped: a MAP (a column family) or a PROTO, at any depth. ARRAY and
+// STRUCT values are grouped element by element, as in GoogleSQL.
+func (b *binder) checkDistinct(q *Query, items []selectItem) error {
+	for i, c := range q.Columns {
+		if t := ungroupable(c.Type); t != nil {
+			return b.errAt(items[i].node, sqlerr.TypeMismatch,
+				"SELECT DISTINCT cannot be used on column %s of type %s (%s values are not groupable)", c.Name, c.Type, distinctKind(t))
+		}
+	}
+	return nil
+}
+
+// ungroupable returns the MAP or PROTO type inside t, or nil.
+func ungroupable(t *types.Type) *types.Type {
+	switch t.Kind {
+	case types.KindMap, types.KindProto:
+		return t
+	case types.KindArray:
+		return ungroupable(t.Elem)
+	case types.KindStruct:
+		for _, f := range t.Fields {
+			if u := ungroupable(f.Type); u != nil {
+				return u
+			}
+		}
+	}
+	return nil
+}
+
+func distinctKind(t *types.Type) string {
+	if t.Kind == types.KindMap {
+		return "MAP"
+	}
+	return "PROTO"
 }
 
 func (b *binder) bindLimit(q *Query, lim *ast.Limit) error {

@@ -10,7 +10,8 @@ import (
 
 // bindOrderBy binds ORDER BY items to output columns: an ordinal, an
 // output alias, or an expression equal to a select item; any other
-// expression becomes a hidden output column. NULLs sort first ascending
+// expression becomes a hidden output column (an error under SELECT
+// DISTINCT, whose ORDER BY may only name select items). NULLs sort first ascending
 // and last descending unless NULLS FIRST|LAST says otherwise (spec §4.6).
 func (b *binder) bindOrderBy(q *Query, ob *ast.OrderBy, ec *exprCtx) error {
 	for i, it := range ob.Items {
@@ -69,6 +70,9 @@ func (b *binder) orderColumn(q *Query, n ast.Expr, ec *exprCtx) (int, error) {
 		if Equal(s, e) {
 			return i, nil
 		}
+	}
+	if q.Distinct {
+		return 0, b.errAt(n, sqlerr.InvalidArgument, "ORDER BY expression %s must appear in the SELECT DISTINCT list", b.p.text[n.Pos():n.End()])
 	}
 	q.Select = append(q.Select, e)
 	return len(q.Select) - 1, nil

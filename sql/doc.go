@@ -7,7 +7,7 @@
 //	text → parse (memefish, plus EXPLAIN [ANALYZE] and NULLS FIRST|LAST,
 //	       which memefish does not parse) → binder (scope.go, bind_*.go)
 //	     → Statement{Query{From Source, Where, GroupBy, Aggs, Having,
-//	       Select, OrderBy, Limit}}
+//	       Select, Distinct, OrderBy, Limit}}
 //
 // Expressions (ir.go) and sources (query.go) are sealed sum types. Scalar
 // functions, operators and aggregates live in one registry (funcs.go:

@@ -16,8 +16,8 @@ type Statement struct {
 }
 
 // Query is a bound SELECT. Its evaluation order is: From → Where →
-// (GroupBy, Aggs → Having) → Select → OrderBy → Offset/Limit → the first
-// len(Columns) select expressions.
+// (GroupBy, Aggs → Having) → Select → Distinct → OrderBy → Offset/Limit →
+// the first len(Columns) select expressions.
 type Query struct {
 	From Source // nil: one row with no columns (SELECT without FROM)
 	// Where is over the From row; nil is TRUE.
@@ -33,7 +33,10 @@ type Query struct {
 	// sort keys.
 	Select  []Expr
 	Columns []types.Field
-	OrderBy []OrderItem
+	// Distinct (SELECT DISTINCT) drops duplicate output rows, NULLs equal;
+	// Select then has no hidden sort keys (ORDER BY names select items).
+	Distinct bool
+	OrderBy  []OrderItem
 	// Limit and Offset are constant INT64 expressions or nil.
 	Limit, Offset Expr
 }
