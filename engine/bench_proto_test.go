@@ -126,17 +126,9 @@ func BenchmarkProtoField(b *testing.B) {
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			rows, err := stmt.Run(ctx, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if !rows.Next() {
-				b.Fatalf("no row: %v", rows.Err())
-			}
-			if got := rows.Row()[0].Float64(); math.Abs(got-want) > 1e-6 {
+			if got := firstRow(b, stmt)[0].Float64(); math.Abs(got-want) > 1e-6 {
 				b.Fatalf("AVG = %v, want %v", got, want)
 			}
-			rows.Close()
 		}
 	})
 	// Three fields of the same message, one of them nested: the scan
@@ -154,14 +146,7 @@ func BenchmarkProtoField(b *testing.B) {
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			rows, err := stmt.Run(ctx, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if !rows.Next() {
-				b.Fatalf("no row: %v", rows.Err())
-			}
-			r := rows.Row()
+			r := firstRow(b, stmt)
 			if got := r[0].Float64(); math.Abs(got-sum) > 1e-6 {
 				b.Fatalf("SUM(score) = %v, want %v", got, sum)
 			}
@@ -171,7 +156,6 @@ func BenchmarkProtoField(b *testing.B) {
 			if got := r[2].Int64(); got != sumID {
 				b.Fatalf("SUM(inner.id) = %d, want %d", got, sumID)
 			}
-			rows.Close()
 		}
 	})
 }

@@ -227,6 +227,19 @@ func BenchmarkPrefixCount(b *testing.B) {
 	}
 }
 
+// firstRow runs stmt without parameters and returns its first row.
+func firstRow(b *testing.B, stmt *engine.Statement) []types.Value {
+	rows, err := stmt.Run(context.Background(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		b.Fatalf("no row: %v", rows.Err())
+	}
+	return append([]types.Value(nil), rows.Row()...)
+}
+
 func scalar(b *testing.B, stmt *engine.Statement, params map[string]types.Value) int64 {
 	rows, err := stmt.Run(context.Background(), params)
 	if err != nil {

@@ -139,19 +139,25 @@ func (b *binder) bindExpr(n *pg_query.Node, sc *scope) (*cexpr, error) {
 	return nil, errorf(CodeNotSupported, location(n), "unsupported expression in catalog query: %T", n.Node)
 }
 
-func (b *binder) bindColumnRef(cr *pg_query.ColumnRef, sc *scope) (*cexpr, error) {
-	f := strs(cr.Fields)
-	if len(f) == 0 || f[len(f)-1] == "*" {
-		return nil, errorf(CodeNotSupported, cr.Location, "* is only supported at the top of a select list")
-	}
-	schema, qual := "", ""
+// splitColumnRef splits a column reference's names (schema.table.column,
+// table.column or column) into its parts; f is not empty.
+func splitColumnRef(f []string) (schema, qual, name string) {
 	if len(f) > 1 {
 		qual = f[len(f)-2]
 	}
 	if len(f) > 2 {
 		schema = f[len(f)-3]
 	}
-	levels, idx, col, err := sc.resolve(schema, qual, f[len(f)-1], cr.Location)
+	return schema, qual, f[len(f)-1]
+}
+
+func (b *binder) bindColumnRef(cr *pg_query.ColumnRef, sc *scope) (*cexpr, error) {
+	f := strs(cr.Fields)
+	if len(f) == 0 || f[len(f)-1] == "*" {
+		return nil, errorf(CodeNotSupported, cr.Location, "* is only supported at the top of a select list")
+	}
+	schema, qual, name := splitColumnRef(f)
+	levels, idx, col, err := sc.resolve(schema, qual, name, cr.Location)
 	if err != nil {
 		// A bare name may be a whole-row reference to a range variable,
 		// which catalog queries do not need.

@@ -145,14 +145,8 @@ func (b *binder) pushColumn(n *pg_query.Node, sc *scope, ts *tableScanPlan) int 
 	if len(f) == 0 || len(f) != len(cr.Fields) || f[len(f)-1] == "*" || len(f) > 3 {
 		return -1
 	}
-	schema, qual := "", ""
-	if len(f) > 1 {
-		qual = f[len(f)-2]
-	}
-	if len(f) > 2 {
-		schema = f[len(f)-3]
-	}
-	levels, idx, col, err := sc.resolve(schema, qual, f[len(f)-1], cr.Location)
+	schema, qual, name := splitColumnRef(f)
+	levels, idx, col, err := sc.resolve(schema, qual, name, cr.Location)
 	if err != nil || levels != 0 || idx < 0 || idx >= len(ts.table.Columns) || col.use != &ts.used[idx] {
 		return -1
 	}
