@@ -1,0 +1,46 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/shale-db/shale/pgwire/pgcatalog"
+)
+
+// TestScanQuery pins the GoogleSQL the PostgreSQL dialect's table scans
+// run: conditions become parameters (never text), identifiers are quoted,
+// and a condition the adapter cannot convert is left out (pgcatalog still
+// applies every condition itself). TestBIToolKeyPushdown runs the first
+// query through the engine and checks that it reads one row.
+func TestScanQuery(t *testing.T) {
+	for _, tc := range []struct {
+		cols   []string
+		conds  []pgcatalog.Cond
+		limit  int64
+		want   string
+		params string
+	}{
+		{[]string{"_key", "cell_plan"}, []pgcatalog.Cond{{Column: "_key", Type: 17, Op: "=", Values: []string{`\x70`}}}, -1,
+			"SELECT `_key`, `cell_plan` FROM `analytics` WHERE `_key` = @p1", `p1=b"p"`},
+		{[]string{"_key"}, []pgcatalog.Cond{
+			{Column: "_key", Type: 17, Op: ">=", Values: []string{`\x61`}},
+			{Column: "_key", Type: 17, Op: "IN", Values: []string{`\x62`, `\x63`}},
+			{Column: "_key", Type: 17, Op: "=", Values: []string{"not hex"}}, // left out
+		}, -1, "SELECT `_key` FROM `analytics` WHERE `_key` >= @p1 AND `_key` IN (@p2, @p3)", `p1=b"a" p2=b"b" p3=b"c"`},
+		{nil, nil, 5, "SELECT _key FROM `analytics` LIMIT 5", ""},
+		{[]string{"we`ird"}, []pgcatalog.Cond{{Column: "n", Type: 20, Op: "<", Values: []string{"7"}}}, -1,
+			"SELECT `we\\`ird` FROM `analytics` WHERE `n` < @p1", "p1=7"},
+	} {
+		q, _, vals := scanQuery("analytics", tc.cols, tc.conds, tc.limit)
+		params := ""
+		for i := 1; i <= len(vals); i++ {
+			name := "p" + string(rune('0'+i))
+			if params != "" {
+				params += " "
+			}
+			params += name + "=" + vals[name].String()
+		}
+		if q != tc.want || params != tc.params {
+			t.Errorf("scanQuery = %q [%s]\nwant       %q [%s]", q, params, tc.want, tc.params)
+		}
+	}
+}
