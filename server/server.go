@@ -101,7 +101,7 @@ func Start(cfg Config) (*Server, error) {
 	log := cfg.Logger
 	log.Info("shale: Bigtable gRPC API listening", "addr", s.grpcLis.Addr().String(), "data", cfg.DataDir,
 		"hint", "BIGTABLE_EMULATOR_HOST="+s.grpcLis.Addr().String())
-	log.Info("shale: HTTP listening (/healthz, /metrics)", "addr", s.httpLis.Addr().String())
+	log.Info("shale: HTTP listening (/healthz, /metrics, /debug/pprof)", "addr", s.httpLis.Addr().String())
 	if s.pg != nil {
 		s.serve("pg", func() error { return s.pg.Serve(s.pgLis) })
 		s.logPG()

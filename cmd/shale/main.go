@@ -59,7 +59,7 @@ func serveFlags(fs *flag.FlagSet) (cfg *server.Config, sync *bool, cacheMiB *int
 	cfg = &server.Config{}
 	fs.StringVar(&cfg.DataDir, "data", "./shale-data", `data directory; ":memory:" keeps everything in memory`)
 	fs.StringVar(&cfg.GRPCAddr, "grpc", "127.0.0.1:8086", "Bigtable gRPC API address")
-	fs.StringVar(&cfg.HTTPAddr, "http", "127.0.0.1:8087", "HTTP address for /healthz and /metrics")
+	fs.StringVar(&cfg.HTTPAddr, "http", "127.0.0.1:8087", "HTTP address for /healthz, /metrics and /debug/pprof")
 	fs.StringVar(&cfg.PGAddr, "pg", "127.0.0.1:5433", `PostgreSQL wire endpoint address ("" turns it off)`)
 	fs.StringVar(&cfg.PGTLSCert, "pg-tls-cert", "", "PEM certificate for TLS on the PostgreSQL endpoint (with --pg-tls-key)")
 	fs.StringVar(&cfg.PGTLSKey, "pg-tls-key", "", "PEM private key for TLS on the PostgreSQL endpoint")
