@@ -76,12 +76,23 @@ func extractField(scan *Scan, p *sql.ProtoGet) sql.Expr {
 	if !ok || len(p.Path) == 0 || in.Idx < scan.Table.FamilyCol(len(scan.Table.Families)) {
 		return p
 	}
-	for _, x := range scan.Extracts {
-		if sql.Equal(x.Get, p) {
-			return &sql.Precomputed{Col: x.Col, X: p}
+	var g *ExtractGroup
+	for i := range scan.ExtractGroups {
+		if scan.ExtractGroups[i].In != in.Idx {
+			continue
+		}
+		g = &scan.ExtractGroups[i]
+		for _, x := range g.Extracts {
+			if sql.Equal(x.Get, p) {
+				return &sql.Precomputed{Col: x.Col, X: p}
+			}
 		}
 	}
-	scan.Extracts = append(scan.Extracts, Extract{Get: p, In: in.Idx, Col: scan.Width})
+	if g == nil {
+		scan.ExtractGroups = append(scan.ExtractGroups, ExtractGroup{In: in.Idx})
+		g = &scan.ExtractGroups[len(scan.ExtractGroups)-1]
+	}
+	g.Extracts = append(g.Extracts, Extract{Get: p, In: in.Idx, Col: scan.Width})
 	scan.Width++
 	return &sql.Precomputed{Col: scan.Width - 1, X: p}
 }
@@ -90,7 +101,7 @@ func extractField(scan *Scan, p *sql.ProtoGet) sql.Expr {
 // expression reads except through an extracted field: the scan then
 // decodes their fields straight from storage's buffer and copies a cell
 // only when a field fails to decode (the fallback needs its bytes). It
-// then groups the extracts by cell column (groupExtracts).
+// then compiles each cell's extractor (compileExtracts).
 func markTransient(scan *Scan, exprs []sql.Expr) {
 	used := map[int]bool{}
 	for _, e := range exprs {
@@ -110,14 +121,16 @@ func markTransient(scan *Scan, exprs []sql.Expr) {
 	// A field of a variable-width type would point into the cell's
 	// bytes, so only cells whose extracted fields are all fixed-width
 	// qualify.
-	if scan.NeedKey && !used[0] && len(scan.Extracts) > 0 {
+	if scan.NeedKey && !used[0] && len(scan.ExtractGroups) > 0 {
 		// `_key` is read only by the extracted fields' error messages.
 		scan.NeedKey, scan.KeyOnError = false, true
 	}
 	extracted := map[int]bool{}
-	for _, x := range scan.Extracts {
-		ok, seen := extracted[x.In]
-		extracted[x.In] = (ok || !seen) && fixedWidth(x.Get.Type())
+	for _, g := range scan.ExtractGroups {
+		extracted[g.In] = true
+		for _, x := range g.Extracts {
+			extracted[g.In] = extracted[g.In] && fixedWidth(x.Get.Type())
+		}
 	}
 	for i := range scan.Reads {
 		rd := &scan.Reads[i]
@@ -130,27 +143,15 @@ func markTransient(scan *Scan, exprs []sql.Expr) {
 			}
 		}
 	}
-	groupExtracts(scan)
+	compileExtracts(scan)
 }
 
-// groupExtracts fills scan.ExtractGroups: one group per cell column that
-// fields are extracted from (in order of first use), with the Extractor
-// that decodes all of its paths in one pass.
-func groupExtracts(scan *Scan) {
-	scan.ExtractGroups = nil
-	pos := map[int]int{}
-	for _, x := range scan.Extracts {
-		k, ok := pos[x.In]
-		if !ok {
-			k = len(scan.ExtractGroups)
-			pos[x.In] = k
-			scan.ExtractGroups = append(scan.ExtractGroups, ExtractGroup{In: x.In, Transient: scan.TransientCol(x.In)})
-		}
-		g := &scan.ExtractGroups[k]
-		g.Extracts = append(g.Extracts, x)
-	}
+// compileExtracts gives each extract group its transience and the
+// Extractor that decodes all of its paths in one pass.
+func compileExtracts(scan *Scan) {
 	for i := range scan.ExtractGroups {
 		g := &scan.ExtractGroups[i]
+		g.Transient = scan.TransientCol(g.In)
 		paths := make([]protoschema.Path, len(g.Extracts))
 		for k, x := range g.Extracts {
 			paths[k] = x.Get.Path

@@ -74,11 +74,8 @@ type Scan struct {
 	// Protos are the protobuf field paths the query reads, per cell and
 	// message (EXPLAIN).
 	Protos []ProtoRead
-	// Extracts are the protobuf fields the scan decodes into columns of
-	// their own as it builds each row (extractField), and ExtractGroups
-	// the same grouped by cell column (groupExtracts), as the scan decodes
-	// them.
-	Extracts      []Extract
+	// ExtractGroups are the protobuf fields the scan decodes into columns
+	// of their own as it builds each row (extractField), by cell column.
 	ExtractGroups []ExtractGroup
 	// KeyOnError: `_key` is read only to name the row when an extracted
 	// field fails to decode, so the scan copies it only then.
