@@ -41,10 +41,6 @@ func (s StorageScanner) Scan(ctx context.Context, req ScanRequest) (RowSource, e
 	}
 	if !req.Spans.IsFull() {
 		for _, sp := range req.Spans {
-			if isPoint(sp.Start, sp.End) {
-				opts.Rows.Keys = append(opts.Rows.Keys, sp.Start) // one row
-				continue
-			}
 			opts.Rows.Ranges = append(opts.Rows.Ranges, storage.RowRange{Start: sp.Start, End: sp.End})
 		}
 	}
@@ -76,11 +72,6 @@ func scanFilter(req ScanRequest) storage.Filter {
 		return chain[0]
 	}
 	return &storage.Chain{Filters: chain}
-}
-
-// isPoint reports whether [start, end) holds the single row key start.
-func isPoint(start, end []byte) bool {
-	return len(start) > 0 && len(end) == len(start)+1 && end[len(start)] == 0 && string(end[:len(start)]) == string(start)
 }
 
 type storageSource struct{ it *storage.RowIterator }
