@@ -116,6 +116,12 @@ func Open(dir string, opts Options) (*Engine, error) {
 	}
 	po.Levels[0].BlockSize = 32 << 10
 	po.MemTableSize = 64 << 20
+	// Every sublevel of L0 is one more sstable seek for each point read, so
+	// L0 is compacted into the base level as soon as it holds a flush (as
+	// CockroachDB configures Pebble) rather than after four: reads
+	// outnumber writes in Shale's workloads, and a bulk load then leaves one
+	// level to search instead of two.
+	po.L0CompactionThreshold = 2
 	if opts.Pebble != nil {
 		opts.Pebble(po)
 	}
