@@ -119,7 +119,7 @@ func (e *Engine) ensureInstanceLocked(name, displayName string) (*Instance, erro
 	}
 	in = &Instance{Name: name, DisplayName: displayName, CreateTime: e.opts.Clock().UTC()}
 	v, _ := json.Marshal(in)
-	if err := e.db.Set(instanceKey(name), v, pebble.Sync); err != nil {
+	if err := e.write(func() error { return e.db.Set(instanceKey(name), v, pebble.Sync) }); err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
@@ -168,7 +168,7 @@ func (e *Engine) DeleteInstance(ctx context.Context, name string) error {
 	}
 	e.adminMu.Lock()
 	defer e.adminMu.Unlock()
-	if err := e.db.Delete(instanceKey(name), pebble.Sync); err != nil {
+	if err := e.write(func() error { return e.db.Delete(instanceKey(name), pebble.Sync) }); err != nil {
 		return err
 	}
 	e.mu.Lock()
@@ -247,7 +247,7 @@ func (e *Engine) CreateTable(ctx context.Context, instance, name string, spec Ta
 	// data.
 	tp := tablePrefix(id)
 	_ = b.DeleteRange(tp, prefixSuccessor(tp), nil)
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := e.commit(b, pebble.Sync); err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
@@ -335,7 +335,7 @@ func (e *Engine) DeleteTable(ctx context.Context, instance, name string) error {
 	_ = b.Delete(tableKey(instance, name), nil)
 	tp := tablePrefix(t.ID)
 	_ = b.DeleteRange(tp, prefixSuccessor(tp), nil)
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := e.commit(b, pebble.Sync); err != nil {
 		return err
 	}
 	e.mu.Lock()
@@ -381,7 +381,7 @@ func (e *Engine) storeTableLocked(t *Table) error {
 	if err := putTable(b, t); err != nil {
 		return err
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := e.commit(b, pebble.Sync); err != nil {
 		return err
 	}
 	e.mu.Lock()

@@ -62,7 +62,7 @@ func (e *Engine) CheckAndMutateRow(ctx context.Context, tgt Target, key []byte, 
 	if err := w.apply(key, muts); err != nil {
 		return false, err
 	}
-	if err := b.Commit(e.writeOpts); err != nil {
+	if err := e.commit(b, e.writeOpts); err != nil {
 		return false, err
 	}
 	r.st.dirty.Store(true)
@@ -78,7 +78,6 @@ func readRowFrom(rd pebble.Reader, r resolved, key []byte) (*Row, error) {
 		return nil, err
 	}
 	it := &RowIterator{ctx: context.Background(), t: r.t, view: r.view, iter: iter, spans: []span{{lo, prefixSuccessor(lo)}}}
-	it.filter, _ = CompileFilter(nil, nil)
 	defer it.Close()
 	row := it.Next()
 	if row == nil {
@@ -160,7 +159,7 @@ func (e *Engine) ReadModifyWriteRow(ctx context.Context, tgt Target, key []byte,
 		}
 		out.Cells = setResultCell(out.Cells, Cell{Family: rule.Family, Qualifier: slices.Clone(rule.Qualifier), Timestamp: ts, Value: val})
 	}
-	if err := b.Commit(e.writeOpts); err != nil {
+	if err := e.commit(b, e.writeOpts); err != nil {
 		return nil, err
 	}
 	r.st.dirty.Store(true)

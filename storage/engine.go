@@ -69,6 +69,7 @@ type Engine struct {
 	opts      Options
 	writeOpts *pebble.WriteOptions
 	locks     rowLocks
+	iters     *iterCache
 
 	// adminMu serializes catalog changes, so that every change reads the
 	// latest descriptor and writes the next one.
@@ -125,11 +126,20 @@ func Open(dir string, opts Options) (*Engine, error) {
 	if opts.Pebble != nil {
 		opts.Pebble(po)
 	}
+	iters := new(iterCache)
+	retire := pebble.EventListener{
+		FlushEnd:      func(pebble.FlushInfo) { iters.invalidate() },
+		CompactionEnd: func(pebble.CompactionInfo) { iters.invalidate() },
+	}
+	if po.EventListener != nil {
+		retire = pebble.TeeEventListener(*po.EventListener, retire)
+	}
+	po.EventListener = &retire
 	db, err := pebble.Open(dir, po)
 	if err != nil {
 		return nil, fmt.Errorf("storage: open %s: %w", dir, err)
 	}
-	e := &Engine{db: db, opts: opts, stop: make(chan struct{})}
+	e := &Engine{db: db, opts: opts, iters: iters, stop: make(chan struct{})}
 	e.writeOpts = pebble.Sync
 	if opts.NoSync {
 		e.writeOpts = pebble.NoSync
@@ -153,6 +163,7 @@ func (e *Engine) Close() error {
 	}
 	close(e.stop)
 	e.wg.Wait()
+	e.iters.drop()
 	return e.db.Close()
 }
 
@@ -193,4 +204,19 @@ func (quietLogger) Errorf(format string, args ...any) {
 }
 func (quietLogger) Fatalf(format string, args ...any) {
 	panic(errors.New(fmt.Sprintf("pebble: "+format, args...)))
+}
+
+// commit commits b. Every write to the database goes through commit or
+// write, so that no cached iterator outlives a write (iterCache).
+func (e *Engine) commit(b *pebble.Batch, o *pebble.WriteOptions) error {
+	e.iters.beginWrite()
+	defer e.iters.endWrite()
+	return b.Commit(o)
+}
+
+// write runs f, which writes to the database directly.
+func (e *Engine) write(f func() error) error {
+	e.iters.beginWrite()
+	defer e.iters.endWrite()
+	return f()
 }

@@ -123,7 +123,7 @@ func (e *Engine) deleteFamilyCells(id uint64, families []string) error {
 			return err
 		}
 		if b.Len() > 4<<20 {
-			if err := b.Commit(pebble.NoSync); err != nil {
+			if err := e.commit(b, pebble.NoSync); err != nil {
 				return err
 			}
 			b.Close()
@@ -133,7 +133,7 @@ func (e *Engine) deleteFamilyCells(id uint64, families []string) error {
 	if err := it.Error(); err != nil {
 		return err
 	}
-	return b.Commit(pebble.Sync)
+	return e.commit(b, pebble.Sync)
 }
 
 // DropRowRange deletes every row that starts with prefix, or every row of
@@ -154,5 +154,5 @@ func (e *Engine) DropRowRange(ctx context.Context, instance, name string, prefix
 	default:
 		return fmt.Errorf("%w: DropRowRange needs a non-empty row key prefix or delete_all_data_from_table", ErrInvalidArgument)
 	}
-	return e.db.DeleteRange(lo, hi, pebble.Sync)
+	return e.write(func() error { return e.db.DeleteRange(lo, hi, pebble.Sync) })
 }

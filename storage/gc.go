@@ -29,6 +29,7 @@ func (e *Engine) sweepLoop() {
 		case <-e.stop:
 			return
 		case <-tick.C:
+			e.iters.drop() // releases what stale cached iterators pin
 			if _, err := e.Sweep(ctx); err != nil && ctx.Err() == nil {
 				e.opts.Logger.Error("storage: maintenance sweep failed", "err", err)
 			}
@@ -220,5 +221,5 @@ func (e *Engine) collectRow(t *Table, row []byte, now int64) (int64, error) {
 		return 0, err
 	}
 	// GC deletes need not be durable: one lost to a crash is redone.
-	return n, b.Commit(pebble.NoSync)
+	return n, e.commit(b, pebble.NoSync)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -58,6 +59,8 @@ type RowIterator struct {
 	t          *Table
 	view       *AuthorizedView
 	iter       *pebble.Iterator
+	lent       readIter   // iter, when lent by lender
+	lender     *iterCache // nil: iter is the RowIterator's own
 	spans      []span
 	spanIdx    int
 	reversed   bool
@@ -69,20 +72,30 @@ type RowIterator struct {
 	keysOnly   bool
 	keepEmpty  bool
 
-	positioned    bool // iter sits on the first unread cell of the current span
-	row           Row
-	cells         []Cell
-	out           []Cell
-	arena         arena
-	keyBuf        []byte
-	lastFamOK     bool // lastFamStr names a family of the schema
-	lastFamWanted bool // and the read wants its cells
+	positioned bool // iter sits on the first unread cell of the current span
+	row        Row
+	readScratch
+	scratch       *readScratch // where readScratch goes back to on Close
+	lastFamOK     bool         // lastFamStr names a family of the schema
+	lastFamWanted bool         // and the read wants its cells
 	lastFamStr    string
 	lastFamQuals  [][]byte // the qualifiers wanted of it; nil: all
 	stats         ReadStats
 	err           error
 	closed        bool
 }
+
+// readScratch is the memory a read reuses from the reads before it: a point
+// read then allocates nothing for its spans, cells or row bytes.
+type readScratch struct {
+	spanBuilder spanBuilder
+	cells       []Cell
+	out         []Cell
+	arena       arena
+	keyBuf      []byte
+}
+
+var readScratchPool = sync.Pool{New: func() any { return new(readScratch) }}
 
 // ReadRows starts a read. The iterator must be closed.
 func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*RowIterator, error) {
@@ -96,9 +109,10 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 	if opts.KeysOnly && (opts.Filter != nil || opts.Families != nil || opts.Qualifiers != nil || opts.LatestOnly) {
 		return nil, fmt.Errorf("%w: a keys-only read takes no filter or families", ErrInvalidArgument)
 	}
-	spans, err := opts.Rows.spans(r.t.ID)
+	scratch := readScratchPool.Get().(*readScratch)
+	spans, err := scratch.spanBuilder.build(opts.Rows, r.t.ID)
 	if err != nil {
-		return nil, err
+		return nil, err // the scratch is left to the collector
 	}
 	if r.view != nil {
 		vs, err := RowSet{Ranges: r.view.rowRanges()}.spans(r.t.ID)
@@ -107,23 +121,26 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 		}
 		spans = intersectSpans(spans, vs)
 	}
-	cf, err := CompileFilter(opts.Filter, e.opts.Rand)
-	if err != nil {
-		return nil, err
+	var cf *CompiledFilter
+	if !isNilFilter(opts.Filter) {
+		if cf, err = CompileFilter(opts.Filter, e.opts.Rand); err != nil {
+			return nil, err
+		}
 	}
 	it := &RowIterator{
 		ctx: ctx, t: r.t, view: r.view, spans: spans, reversed: opts.Reversed,
 		limit: opts.Limit, filter: cf, families: opts.Families, keysOnly: opts.KeysOnly,
 		keepEmpty: opts.KeepEmptyRows || opts.KeysOnly, quals: opts.Qualifiers, latestOnly: opts.LatestOnly,
+		readScratch: *scratch, scratch: scratch,
 	}
 	if opts.Reversed {
 		it.spanIdx = len(spans) - 1
 	}
 	if len(spans) > 0 {
-		it.iter, err = e.db.NewIter(&pebble.IterOptions{})
-		if err != nil {
+		if it.lent, err = e.iters.get(e.db); err != nil {
 			return nil, err
 		}
+		it.iter, it.lender = it.lent.Iterator, e.iters
 	}
 	return it, nil
 }
@@ -145,7 +162,7 @@ func (it *RowIterator) Next() *Row {
 			}
 		}
 		cells := it.cells
-		if !it.filter.PassesAll() {
+		if it.filter != nil && !it.filter.PassesAll() {
 			it.out = it.filter.Apply(it.out[:0], it.row.Key, it.cells)
 			cells = it.out
 		}
@@ -363,6 +380,16 @@ func (it *RowIterator) Close() error {
 		return fmt.Errorf("storage: RowIterator closed twice")
 	}
 	it.closed = true
+	if it.scratch != nil {
+		// The row handed out last is invalid from here on (see RowIterator),
+		// so its memory can serve the next read.
+		*it.scratch = it.readScratch
+		readScratchPool.Put(it.scratch)
+		it.readScratch, it.scratch = readScratch{}, nil
+	}
+	if it.lender != nil {
+		return it.lender.done(it.lent)
+	}
 	if it.iter != nil {
 		return it.iter.Close()
 	}

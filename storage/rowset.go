@@ -3,7 +3,7 @@ package storage
 import (
 	"bytes"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // RowRange is a range of row keys. A nil or empty Start means "" inclusive;
@@ -45,15 +45,32 @@ type span struct{ lower, upper []byte }
 // spans turns a row set into sorted, non-overlapping Pebble key spans of the
 // table. Keys and ranges are de-duplicated and merged.
 func (s RowSet) spans(id uint64) ([]span, error) {
-	tp := tablePrefix(id)
-	tableEnd := prefixSuccessor(tp)
+	var b spanBuilder
+	return b.build(s, id)
+}
+
+// spanBuilder turns row sets into spans, reusing its memory from one build
+// to the next: a read keeps one, so that a point read's two span keys cost
+// no allocation. The spans of a build are valid until the next build.
+type spanBuilder struct {
+	spans []span
+	keys  []byte // the bytes of every span bound, end to end
+}
+
+// build is spans with the builder's memory.
+func (b *spanBuilder) build(s RowSet, id uint64) ([]span, error) {
+	b.keys = b.keys[:0]
+	b.spans = b.spans[:0]
+	tp := b.key(appendTablePrefix(b.keys, id))
+	tableEnd := b.successor(tp)
 	if s.IsEmpty() {
-		return []span{{lower: tp, upper: tableEnd}}, nil
+		b.spans = append(b.spans, span{lower: tp, upper: tableEnd})
+		return b.spans, nil
 	}
-	out := make([]span, 0, len(s.Keys)+len(s.Ranges))
+	out := b.spans
 	for _, k := range s.Keys {
-		lo := appendRowPrefix(nil, id, k)
-		out = append(out, span{lower: lo, upper: prefixSuccessor(lo)})
+		lo := b.key(appendRowPrefix(b.keys, id, k))
+		out = append(out, span{lower: lo, upper: b.successor(lo)})
 	}
 	for i, r := range s.Ranges {
 		if err := r.validate(); err != nil {
@@ -62,23 +79,26 @@ func (s RowSet) spans(id uint64) ([]span, error) {
 		sp := span{lower: tp, upper: tableEnd}
 		if len(r.Start) > 0 {
 			if r.StartOpen {
-				sp.lower = prefixSuccessor(appendRowPrefix(nil, id, r.Start))
+				sp.lower = b.successor(b.key(appendRowPrefix(b.keys, id, r.Start)))
 			} else {
-				sp.lower = appendEscapedOpen(appendTablePrefix(nil, id), r.Start)
+				sp.lower = b.key(appendEscapedOpen(appendTablePrefix(b.keys, id), r.Start))
 			}
 		}
 		if len(r.End) > 0 {
 			if r.EndClosed {
-				sp.upper = prefixSuccessor(appendRowPrefix(nil, id, r.End))
+				sp.upper = b.successor(b.key(appendRowPrefix(b.keys, id, r.End)))
 			} else {
-				sp.upper = appendEscapedOpen(appendTablePrefix(nil, id), r.End)
+				sp.upper = b.key(appendEscapedOpen(appendTablePrefix(b.keys, id), r.End))
 			}
 		}
 		if bytes.Compare(sp.lower, sp.upper) < 0 {
 			out = append(out, sp)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return bytes.Compare(out[i].lower, out[j].lower) < 0 })
+	b.spans = out
+	if len(out) > 1 {
+		slices.SortFunc(out, func(x, y span) int { return bytes.Compare(x.lower, y.lower) })
+	}
 	merged := out[:0]
 	for _, sp := range out {
 		if n := len(merged); n > 0 && bytes.Compare(sp.lower, merged[n-1].upper) <= 0 {
@@ -90,6 +110,27 @@ func (s RowSet) spans(id uint64) ([]span, error) {
 		merged = append(merged, sp)
 	}
 	return merged, nil
+}
+
+// key takes grown, which is b.keys with one key appended, and returns that
+// key. The key is capped so that no append reaches the bytes after it; a
+// key written before grown moved to a new array stays valid in the old one.
+func (b *spanBuilder) key(grown []byte) []byte {
+	start := len(b.keys)
+	b.keys = grown
+	return grown[start:len(grown):len(grown)]
+}
+
+// successor returns prefixSuccessor(p) in the builder's memory.
+func (b *spanBuilder) successor(p []byte) []byte {
+	s := b.key(append(b.keys, p...))
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] != 0xff {
+			s[i]++
+			return s[: i+1 : i+1]
+		}
+	}
+	return nil
 }
 
 // intersectSpans returns the parts of a that lie inside some span of b; both

@@ -68,7 +68,7 @@ func (e *Engine) MutateRows(ctx context.Context, tgt Target, entries []RowMutati
 			return nil, err // I/O on the batch: nothing was committed
 		}
 	}
-	if err := b.Commit(e.writeOpts); err != nil {
+	if err := e.commit(b, e.writeOpts); err != nil {
 		for _, i := range validIdx {
 			errs[i] = err
 		}
