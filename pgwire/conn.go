@@ -50,8 +50,12 @@ type conn struct {
 	mu struct {
 		sync.Mutex
 		running context.CancelFunc // the executing portal's, for CancelRequest
+		since   time.Time          // when running was set
+		// watchTimer calls checkRunning; pending: it is set to (setRunning).
+		watchTimer *time.Timer
+		pending    bool
+		watching   bool // the reader reads ahead (for good)
 	}
-	watchTimer *time.Timer // starts the reader's read-ahead (setRunning)
 }
 
 // serveConn runs a connection from its first byte to its close.
@@ -173,7 +177,7 @@ func (c *conn) notice(code, msg string) {
 }
 
 func (c *conn) readyForQuery() {
-	c.w.send(&pgproto3.ReadyForQuery{TxStatus: c.tx})
+	c.w.sendReady(c.tx)
 	c.w.flush()
 }
 
@@ -195,29 +199,30 @@ func (c *conn) cancelRunning() {
 	}
 }
 
-// setRunning records the cancel function of the portal executing now.
-// A query still running after watchDelay starts the reader's read-ahead
-// (connReader.watch), so that a client hanging up stops it; quick queries
-// never pay for the read-ahead goroutine's handoffs.
+// setRunning records the cancel function of the portal executing now (nil
+// once it stops). A query still running after watchDelay starts the
+// reader's read-ahead (connReader.watch), so that a client hanging up stops
+// it; quick queries never pay for the read-ahead goroutine's handoffs.
+//
+// Nor do they pay for stopping and resetting a timer each: the timer is
+// set by the first query to start while it is not pending, and when it
+// fires, checkRunning looks at whichever query runs then.
 func (c *conn) setRunning(cancel context.CancelFunc) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.mu.running = cancel
-	c.mu.Unlock()
-	if c.rd.watching() {
+	if cancel == nil || c.mu.watching {
 		return
 	}
-	if cancel != nil {
-		if c.watchTimer == nil {
-			c.watchTimer = time.AfterFunc(watchDelay, c.startWatch)
-		} else {
-			c.watchTimer.Reset(watchDelay)
-		}
+	c.mu.since = time.Now()
+	if c.mu.pending {
 		return
 	}
-	if c.watchTimer != nil && !c.watchTimer.Stop() {
-		// The timer fired: let startWatch finish before the session reads
-		// again, so that only one goroutine ever reads the connection.
-		c.rd.waitWatching()
+	c.mu.pending = true
+	if c.mu.watchTimer == nil {
+		c.mu.watchTimer = time.AfterFunc(watchDelay, c.checkRunning)
+	} else {
+		c.mu.watchTimer.Reset(watchDelay)
 	}
 }
 
@@ -225,8 +230,24 @@ func (c *conn) setRunning(cancel context.CancelFunc) {
 // connection for a hang-up.
 const watchDelay = 10 * time.Millisecond
 
-// startWatch starts the read-ahead that notices a client's hang-up.
-func (c *conn) startWatch() {
+// checkRunning runs on the watch timer: it starts the read-ahead that
+// notices a client's hang-up if a query has run for watchDelay, sets the
+// timer again for a query that started since, and lets it lapse when no
+// query runs. It holds mu while it starts the read-ahead: the session
+// reads the connection only after setRunning(nil), so it never reads while
+// the read-ahead starts, and only one goroutine ever reads the connection.
+func (c *conn) checkRunning() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mu.running == nil {
+		c.mu.pending = false
+		return
+	}
+	if wait := watchDelay - time.Since(c.mu.since); wait > 0 {
+		c.mu.watchTimer.Reset(wait)
+		return
+	}
+	c.mu.pending, c.mu.watching = false, true
 	c.rd.watch(func() {
 		c.cancel() // stops a running query of a client that hung up
 		c.nc.SetWriteDeadline(time.Now())

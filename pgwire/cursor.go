@@ -67,9 +67,7 @@ func (c *conn) fetch(pt *portal, st *localStmt) error {
 	}
 	fr := &fetchRows{cur: cur, left: limit}
 	pt.interrupt = cur.cancel
-	verb := "FETCH "
 	if st.kind == localMove {
-		verb = "MOVE "
 		c.setRunning(cur.cancel)
 		defer c.setRunning(nil)
 		var n int64
@@ -79,11 +77,11 @@ func (c *conn) fetch(pt *portal, st *localStmt) error {
 		if err := fr.Err(); err != nil {
 			return toPGError(cur.ctx, err, nil)
 		}
-		pt.tag = func(int64) string { return verb + strconv.FormatInt(n, 10) }
+		pt.tag = commandTag{verb: "MOVE " + strconv.FormatInt(n, 10)}
 		return nil
 	}
 	pt.rows = fr
-	pt.tag = func(n int64) string { return verb + strconv.FormatInt(n, 10) }
+	pt.tag = commandTag{verb: "FETCH", count: true}
 	return nil
 }
 

@@ -39,6 +39,19 @@ func decodeParam(p *param, format int16, b []byte) (types.Value, error) {
 	if format == formatBinary {
 		return decodeBinary(p.oid, p.typ, b)
 	}
+	// Fast paths for the common parameter types, allocating at most the
+	// value's own bytes; anything they turn down gets decodeText's result
+	// and error.
+	switch p.typ.Kind {
+	case types.KindString:
+		if utf8.Valid(b) {
+			return types.StringBytesValue(bytes.Clone(b)), nil
+		}
+	case types.KindInt64:
+		if n, err := strconv.ParseInt(string(b), 10, 64); err == nil { // string(b) is not kept: no copy
+			return types.Int64Value(n), nil
+		}
+	}
 	return decodeText(p.typ, string(b))
 }
 
@@ -230,10 +243,25 @@ func decodeBinary(oid uint32, t *types.Type, b []byte) (types.Value, error) {
 	return v, nil
 }
 
+// binarySize is the length of a fixed-size type's binary form (0: variable).
+func binarySize(oid uint32) int {
+	switch oid {
+	case oidBool:
+		return 1
+	case oidInt2:
+		return 2
+	case oidInt4, oidOID, oidFloat4, oidDate:
+		return 4
+	case oidInt8, oidFloat8, oidTimestamp, oidTimestamptz:
+		return 8
+	case oidUUID:
+		return 16
+	}
+	return 0
+}
+
 func decodeBinaryOID(oid uint32, b []byte) (types.Value, error) {
-	fixed := map[uint32]int{oidBool: 1, oidInt2: 2, oidInt4: 4, oidOID: 4, oidInt8: 8, oidFloat4: 4,
-		oidFloat8: 8, oidDate: 4, oidTimestamp: 8, oidTimestamptz: 8, oidUUID: 16}
-	if n, ok := fixed[oid]; ok && len(b) != n {
+	if n := binarySize(oid); n > 0 && len(b) != n {
 		return types.Value{}, badBinary(oid)
 	}
 	be := binary.BigEndian
@@ -264,7 +292,7 @@ func decodeBinaryOID(oid uint32, b []byte) (types.Value, error) {
 		if !utf8.Valid(b) {
 			return types.Value{}, errorf(codeCharacterNotInRep, "invalid byte sequence for encoding \"UTF8\"")
 		}
-		return types.StringValue(string(b)), nil
+		return types.StringBytesValue(bytes.Clone(b)), nil
 	case oidBytea:
 		return types.BytesValue(bytes.Clone(b)), nil
 	case oidUUID:

@@ -13,8 +13,9 @@ type Executor interface {
 	// Prepare parses, binds and plans query (GoogleSQL; parameters are
 	// @name, pgwire has already rewritten $n to @pn) against the database a
 	// client named in its StartupMessage. params declares the type of every
-	// parameter the query text mentions. Errors should be *sqlerr.Error
-	// (their Code picks the SQLSTATE, their Offset the Position).
+	// parameter the query text mentions (nil when there are none). Errors
+	// should be *sqlerr.Error (their Code picks the SQLSTATE, their Offset
+	// the Position).
 	Prepare(ctx context.Context, database, query string, params map[string]*types.Type) (Statement, error)
 }
 

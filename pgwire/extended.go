@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -16,7 +17,7 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 			return errorf(codeDuplicateStatement, fmt.Sprintf("prepared statement %q already exists", m.Name))
 		}
 	}
-	spans := splitStatements(m.Query)
+	spans := splitStatements(nil, m.Query)
 	if len(spans) > 1 {
 		return errorf(codeSyntax, "cannot insert multiple commands into a prepared statement")
 	}
@@ -85,9 +86,14 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		}
 		args[p.params[i].name] = v
 	}
-	pt := &portal{p: p, args: args, formats: append([]int16(nil), m.ResultFormatCodes...)}
-	if p.local == nil && !p.empty {
-		if err := pt.resolveFormats(p.cols); err != nil {
+	pt := &portal{p: p, args: args}
+	switch {
+	case p.local != nil:
+		// A session statement's columns are known when it runs; Bind's
+		// codes are only valid until the next message.
+		pt.formats = slices.Clone(m.ResultFormatCodes)
+	case !p.empty:
+		if err := pt.resolveFormats(p.cols, m.ResultFormatCodes); err != nil {
 			return err
 		}
 	}
@@ -123,24 +129,11 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		if !ok {
 			return errorf(codeInvalidPortal, fmt.Sprintf("portal %q does not exist", m.Name))
 		}
-		cols, err := c.portalColumns(pt)
-		if err != nil {
-			return err
-		}
-		c.sendRowDescription(cols, pt.fmts)
+		return c.describePortal(pt)
 	default:
 		return errorf(codeProtocolViolation, fmt.Sprintf("invalid DESCRIBE message subtype %d", m.ObjectType))
 	}
 	return nil
-}
-
-// sendRowDescription sends RowDescription, or NoData for no columns.
-func (c *conn) sendRowDescription(cols []column, fmts []int16) {
-	if len(cols) == 0 {
-		c.w.send(&pgproto3.NoData{})
-		return
-	}
-	c.w.send(rowDescription(cols, fmts))
 }
 
 // execute handles Execute: run the portal up to MaxRows rows.

@@ -177,11 +177,10 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // span is a statement's [start, end) in the text of a Query.
 type span struct{ start, end int }
 
-// splitStatements splits text at top-level semicolons. Statements that hold
-// nothing but space and comments are dropped, so an empty or comment-only
-// text yields none.
-func splitStatements(text string) []span {
-	var out []span
+// splitStatements splits text at top-level semicolons, appending the
+// statements to out. Statements that hold nothing but space and comments
+// are dropped, so an empty or comment-only text yields none.
+func splitStatements(out []span, text string) []span {
 	l := lexer{text: text}
 	start, empty := 0, true
 	for {

@@ -3,6 +3,7 @@ package pgwire
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // localKind is a statement pgwire answers itself: the session statements
@@ -63,34 +64,32 @@ type funcArg struct {
 	param int // 1-based; 0 for a literal
 }
 
-// words walks the tokens of a statement.
+// words walks the tokens of a statement. It lexes one token ahead rather
+// than the whole text: most statements are queries, which parseLocal
+// turns down after a word or two, and that is on every simple Query's path.
 type words struct {
 	text string
-	toks []token
-	i    int
+	lex  lexer
+	next token // the token peek returns (tokEOF at the end)
 }
 
 func newWords(text string) *words {
-	w := &words{text: text}
-	l := lexer{text: text}
-	for {
-		t := l.next()
-		if t.kind == tokEOF {
-			return w
-		}
-		w.toks = append(w.toks, t)
-	}
+	w := &words{text: text, lex: lexer{text: text}}
+	w.skip()
+	return w
 }
 
-func (w *words) done() bool { return w.i >= len(w.toks) }
+func (w *words) done() bool { return w.next.kind == tokEOF }
 
 func (w *words) peek() (token, string) {
 	if w.done() {
 		return token{kind: tokEOF}, ""
 	}
-	t := w.toks[w.i]
-	return t, w.text[t.start:t.end]
+	return w.next, w.text[w.next.start:w.next.end]
 }
+
+// skip consumes the next token.
+func (w *words) skip() { w.next = w.lex.next() }
 
 // keyword reports whether the next token is one of kws (case-insensitive)
 // and consumes it if so.
@@ -101,7 +100,7 @@ func (w *words) keyword(kws ...string) bool {
 	}
 	for _, k := range kws {
 		if strings.EqualFold(s, k) {
-			w.i++
+			w.skip()
 			return true
 		}
 	}
@@ -112,7 +111,7 @@ func (w *words) keyword(kws ...string) bool {
 func (w *words) punct(p string) bool {
 	t, s := w.peek()
 	if t.kind == tokPunct && s == p {
-		w.i++
+		w.skip()
 		return true
 	}
 	return false
@@ -124,10 +123,10 @@ func (w *words) ident() (string, bool) {
 	t, s := w.peek()
 	switch {
 	case t.kind == tokIdent:
-		w.i++
+		w.skip()
 		return strings.ToLower(s), true
 	case t.kind == tokString && s[0] == '"', t.kind == tokQuotedIdent:
-		w.i++
+		w.skip()
 		return unquoteIdent(s), true
 	}
 	return "", false
@@ -143,6 +142,24 @@ func (w *words) dottedName() (string, bool) {
 		}
 	}
 	return n, ok
+}
+
+// appendLower appends strings.ToLower(s) to dst, so that a caller can lower
+// a word into a buffer on its stack.
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(dst, strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 func unquoteIdent(s string) string {
@@ -212,10 +229,11 @@ func parseLocal(text string) (*localStmt, error) {
 	if t.kind != tokIdent {
 		return nil, nil
 	}
-	w.i++
+	w.skip()
 	var st *localStmt
 	var err error
-	switch strings.ToLower(first) {
+	var buf [16]byte
+	switch string(appendLower(buf[:0], first)) { // unlike strings.ToLower, allocates nothing
 	case "set":
 		st, err = parseSet(w)
 	case "reset":
@@ -407,19 +425,19 @@ func settingValue(w *words) (string, bool) {
 	t, s := w.peek()
 	switch {
 	case t.kind == tokString && s[0] == '"':
-		w.i++
+		w.skip()
 		return s, true
 	case t.kind == tokString:
-		w.i++
+		w.skip()
 		return sign + unquoteString(s), true
 	case t.kind == tokNumber:
-		w.i++
+		w.skip()
 		return sign + s, true
 	case t.kind == tokIdent && sign == "":
-		w.i++
+		w.skip()
 		if w.punct(".") { // a dotted word, e.g. a zone name
 			if _, s2 := w.peek(); !w.done() {
-				w.i++
+				w.skip()
 				return strings.ToLower(s) + "." + strings.ToLower(s2), true
 			}
 		}
@@ -487,7 +505,7 @@ var localFuncs = map[string]bool{
 // parseLocalSelect recognises SELECT f(...) [AS a], ... over localFuncs,
 // with nothing else in the statement; nil otherwise.
 func parseLocalSelect(w *words) *localStmt {
-	st := &localStmt{kind: localSelect}
+	var funcs []funcItem
 	for {
 		var it funcItem
 		name, ok := w.ident()
@@ -516,7 +534,7 @@ func parseLocalSelect(w *words) *localStmt {
 				default:
 					return nil
 				}
-				w.i++
+				w.skip()
 				if !w.punct(",") {
 					if !w.punct(")") {
 						return nil
@@ -534,7 +552,7 @@ func parseLocalSelect(w *words) *localStmt {
 		} else if t, _ := w.peek(); t.kind == tokIdent || (t.kind == tokString && w.text[t.start] == '"') {
 			it.alias, _ = w.ident()
 		}
-		st.funcs = append(st.funcs, it)
+		funcs = append(funcs, it)
 		if !w.punct(",") {
 			break
 		}
@@ -542,7 +560,7 @@ func parseLocalSelect(w *words) *localStmt {
 	if !w.done() {
 		return nil
 	}
-	return st
+	return &localStmt{kind: localSelect, funcs: funcs}
 }
 
 func parseDeclare(w *words) (*localStmt, error) {
@@ -603,7 +621,7 @@ func parseFetch(w *words, move bool) (*localStmt, error) {
 		if w.keyword("all") {
 			st.all = true
 		} else if t2, s2 := w.peek(); t2.kind == tokNumber {
-			w.i++
+			w.skip()
 			n, err := strconv.ParseInt(s2, 10, 64)
 			if err != nil || n < 0 {
 				return nil, backward
@@ -611,7 +629,7 @@ func parseFetch(w *words, move bool) (*localStmt, error) {
 			st.count = n
 		}
 	case t.kind == tokNumber:
-		w.i++
+		w.skip()
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return nil, syntaxError(w)

@@ -125,9 +125,7 @@ func (c *conn) runLocal(pt *portal) error {
 	case localClose:
 		tag, err = c.closeCursor(st)
 	}
-	if pt.tag == nil {
-		pt.tag = func(int64) string { return tag }
-	}
+	pt.tag = commandTag{verb: tag}
 	return err
 }
 

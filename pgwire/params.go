@@ -28,8 +28,8 @@ func paramName(n int) string { return "p" + strconv.Itoa(n) }
 // scanPlaceholders rewrites $n to @pn and numbers the parameters; declared
 // is the number of types Parse declared (they count as parameters even
 // when unused).
-func scanPlaceholders(text string, declared int) (*placeholders, error) {
-	ph := &placeholders{}
+func scanPlaceholders(text string, declared int) (placeholders, error) {
+	var ph placeholders
 	var b strings.Builder
 	l := lexer{text: text}
 	last, maxN := 0, declared
@@ -48,7 +48,7 @@ func scanPlaceholders(text string, declared int) (*placeholders, error) {
 		case tokPositional:
 			n, err := strconv.Atoi(text[t.start+1 : t.end])
 			if err != nil || n < 1 || n > 65535 {
-				return nil, &pgError{code: codeUndefinedParameter, msg: "there is no parameter " + text[t.start:t.end], pos: t.start}
+				return placeholders{}, &pgError{code: codeUndefinedParameter, msg: "there is no parameter " + text[t.start:t.end], pos: t.start}
 			}
 			maxN = max(maxN, n)
 			b.WriteString(text[last:t.start])
@@ -68,8 +68,12 @@ func scanPlaceholders(text string, declared int) (*placeholders, error) {
 			uses = append(uses, use{name, at})
 		}
 	}
-	b.WriteString(text[last:])
-	ph.text = b.String()
+	if last == 0 { // no $n: the text is unchanged (don't copy it)
+		ph.text = text
+	} else {
+		b.WriteString(text[last:])
+		ph.text = b.String()
+	}
 	for n := 1; n <= maxN; n++ {
 		ph.names = append(ph.names, paramName(n))
 	}

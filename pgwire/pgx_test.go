@@ -232,6 +232,29 @@ func TestCancelRequest(t *testing.T) {
 	}
 }
 
+// TestStatementTimeout: a statement that runs past statement_timeout fails
+// with 57014 and says so (a CancelRequest's says "user request"); the
+// statements after it run, and so does one that ends in time.
+func TestStatementTimeout(t *testing.T) {
+	addr, _ := startServer(t, pgwire.Options{})
+	c := connect(t, addr)
+	ctx := context.Background()
+	if _, err := c.Exec(ctx, "SET statement_timeout = '100ms'"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		_, err := c.Exec(ctx, "sleep")
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "57014" || pe.Message != "canceling statement due to statement timeout" {
+			t.Fatalf("sleep: %v", err)
+		}
+		var n int64
+		if err := c.QueryRow(ctx, "gen 1").Scan(&n, new(string)); err != nil || n != 1 {
+			t.Fatalf("gen 1: %d, %v", n, err)
+		}
+	}
+}
+
 func TestDisconnectStopsQuery(t *testing.T) {
 	addr, f := startServer(t, pgwire.Options{})
 	c := connect(t, addr)

@@ -3,7 +3,10 @@ package pgwire
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -17,9 +20,14 @@ import (
 type portal struct {
 	p       *prepared
 	args    map[string]types.Value
-	formats []int16 // Bind's result format codes (0, 1 or one per column)
+	formats []int16 // a session statement's result format codes, until its columns are known
 	cols    []column
-	fmts    []int16 // one per column, resolved from formats once cols are known
+	// fmts has one format code per column, resolved from Bind's codes
+	// once cols are known. It may be shared: never write to it.
+	fmts []int16
+	// shared: cols are p's and fmts all one format, so Describe sends p's
+	// cached RowDescription.
+	shared bool
 
 	started bool
 	ctx     context.Context
@@ -28,9 +36,27 @@ type portal struct {
 	// (pt.cancel, or a FETCH's cursor's).
 	interrupt context.CancelFunc
 	rows      Rows
-	tag       func(n int64) string // CommandComplete tag after n rows
+	tag       commandTag
 	done      bool
-	final     string // the tag once done
+	failed    bool  // done by an error: a further Execute completes with an empty tag
+	final     int64 // the rows of the Execute that completed the portal
+}
+
+// commandTag is a CommandComplete tag: its verb ("SET", "DECLARE CURSOR"),
+// followed by the number of rows when count is set ("SELECT 5"). The zero
+// value is the empty tag.
+type commandTag struct {
+	verb  string
+	count bool
+}
+
+// append appends the tag for n rows.
+func (t commandTag) append(dst []byte, n int64) []byte {
+	dst = append(dst, t.verb...)
+	if t.count {
+		dst = strconv.AppendInt(append(dst, ' '), n, 10)
+	}
+	return dst
 }
 
 // close releases the portal's rows.
@@ -44,51 +70,95 @@ func (pt *portal) close() {
 	}
 }
 
-// resolveFormats applies the 0/1/N rule of Bind's result format codes.
-func (pt *portal) resolveFormats(cols []column) error {
+// resolveFormats sets the portal's columns and applies the 0/1/N rule of
+// Bind's result format codes (formats, not retained) to them.
+func (pt *portal) resolveFormats(cols []column, formats []int16) error {
 	pt.cols = cols
-	pt.fmts = make([]int16, len(cols))
-	switch len(pt.formats) {
+	switch len(formats) {
 	case 0:
+		pt.fmts = uniformFormats(formatText, len(cols))
 	case 1:
-		for i := range pt.fmts {
-			pt.fmts[i] = pt.formats[0]
-		}
+		pt.fmts = uniformFormats(formats[0], len(cols))
 	default:
-		if len(pt.formats) != len(cols) {
+		if len(formats) != len(cols) {
 			return errorf(codeProtocolViolation, fmt.Sprintf("bind message has %d result formats but query has %d columns",
-				len(pt.formats), len(cols)))
+				len(formats), len(cols)))
 		}
-		copy(pt.fmts, pt.formats)
+		pt.fmts = slices.Clone(formats)
 	}
 	for _, f := range pt.fmts {
 		if f != formatText && f != formatBinary {
 			return errorf(codeProtocolViolation, fmt.Sprintf("unsupported format code: %d", f))
 		}
 	}
+	pt.shared = len(formats) <= 1 && pt.p.stmt != nil
 	return nil
 }
 
-// describeColumns returns the portal's result columns, or nil when it
-// returns no rows.
+// Uniform format codes for up to maxShared columns, shared by every portal
+// whose columns are all text or all binary (the usual case) so that
+// resolving them allocates nothing. They are never written.
+const maxShared = 64
+
+var (
+	textFormats   [maxShared]int16 // formatText is 0
+	binaryFormats = func() (b [maxShared]int16) {
+		for i := range b {
+			b[i] = formatBinary
+		}
+		return b
+	}()
+)
+
+// uniformFormats returns n format codes, all f. The result may be shared.
+func uniformFormats(f int16, n int) []int16 {
+	switch {
+	case n <= maxShared && f == formatText:
+		return textFormats[:n:n]
+	case n <= maxShared && f == formatBinary:
+		return binaryFormats[:n:n]
+	}
+	fmts := make([]int16, n)
+	for i := range fmts {
+		fmts[i] = f
+	}
+	return fmts
+}
+
+// portalColumns returns the portal's result columns (empty when it returns
+// no rows; nil for an empty query), resolving its result formats the first
+// time.
 func (c *conn) portalColumns(pt *portal) ([]column, error) {
 	if pt.cols != nil || pt.p.empty {
 		return pt.cols, nil
 	}
-	var cols []column
-	switch {
-	case pt.p.local != nil:
+	cols := pt.p.cols
+	if pt.p.local != nil {
 		var err error
 		if cols, err = c.localColumns(pt.p.local); err != nil {
 			return nil, err
 		}
-	default:
-		cols = pt.p.cols
 	}
 	if cols == nil {
 		cols = []column{}
 	}
-	return cols, pt.resolveFormats(cols)
+	return cols, pt.resolveFormats(cols, pt.formats)
+}
+
+// describePortal sends the portal's RowDescription, or NoData.
+func (c *conn) describePortal(pt *portal) error {
+	cols, err := c.portalColumns(pt)
+	if err != nil {
+		return err
+	}
+	if pt.shared && len(cols) > 0 {
+		if msg := pt.p.rowDescription(pt.fmts[0]); msg != nil {
+			c.w.sendEncoded(msg)
+			return nil
+		}
+	}
+	c.sendRowDescription(cols, pt.fmts)
+	return nil
 }
 
 // start runs the portal's statement.
@@ -97,9 +167,14 @@ func (c *conn) start(pt *portal) error {
 	if _, err := c.portalColumns(pt); err != nil {
 		return err
 	}
-	pt.ctx, pt.cancel = context.WithCancel(c.ctx)
+	// The context of this execution: CancelRequest, statement_timeout, the
+	// session's end and the portal's close end it. A timeout's context is
+	// canceled through its own CancelFunc, so it needs no WithCancel
+	// beneath it.
 	if d := c.set.timeout; d > 0 {
-		pt.ctx, pt.cancel = context.WithTimeoutCause(pt.ctx, d, errStatementTimeout)
+		pt.ctx, pt.cancel = context.WithTimeoutCause(c.ctx, d, errStatementTimeout)
+	} else {
+		pt.ctx, pt.cancel = context.WithCancel(c.ctx)
 	}
 	pt.interrupt = pt.cancel
 	if pt.p.local != nil {
@@ -112,13 +187,7 @@ func (c *conn) start(pt *portal) error {
 		return toPGError(pt.ctx, err, pt.p.origOffset)
 	}
 	pt.rows = rows
-	verb := pt.p.verb
-	pt.tag = func(n int64) string {
-		if verb == "EXPLAIN" {
-			return verb
-		}
-		return verb + " " + strconv.FormatInt(n, 10)
-	}
+	pt.tag = commandTag{verb: pt.p.verb, count: pt.p.verb != "EXPLAIN"}
 	return nil
 }
 
@@ -131,16 +200,19 @@ func (c *conn) run(pt *portal, maxRows int64) error {
 		return nil
 	}
 	if pt.done { // run to completion before: no more rows
-		tag := pt.final
-		if len(pt.cols) > 0 && pt.tag != nil {
-			tag = pt.tag(0)
+		tag, n := pt.tag, pt.final
+		switch {
+		case len(pt.cols) > 0:
+			n = 0
+		case pt.failed:
+			tag = commandTag{}
 		}
-		c.w.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+		c.w.sendComplete(tag, n)
 		return nil
 	}
 	if !pt.started {
 		if err := c.start(pt); err != nil {
-			pt.done, pt.final = true, ""
+			pt.done, pt.failed = true, true
 			return err
 		}
 	}
@@ -155,7 +227,7 @@ func (c *conn) run(pt *portal, maxRows int64) error {
 			if err := c.sendRow(pt.rows.Row(), pt.cols, pt.fmts); err != nil {
 				pe := toPGError(pt.ctx, err, nil)
 				pt.close()
-				pt.done = true
+				pt.done, pt.failed = true, true
 				return pe
 			}
 			n++
@@ -167,17 +239,16 @@ func (c *conn) run(pt *portal, maxRows int64) error {
 		if err := pt.rows.Err(); err != nil {
 			pe := toPGError(pt.ctx, err, pt.p.origOffset)
 			pt.close()
-			pt.done = true
+			pt.done, pt.failed = true, true
 			return pe
 		}
 		pt.close()
 	}
-	pt.done = true
-	pt.final = pt.tag(n)
+	pt.done, pt.final = true, n
 	if pt.rows == nil && pt.cancel != nil {
 		pt.cancel()
 	}
-	c.w.send(&pgproto3.CommandComplete{CommandTag: []byte(pt.final)})
+	c.w.sendComplete(pt.tag, n)
 	return nil
 }
 
@@ -211,20 +282,42 @@ func (c *conn) sendRow(row []types.Value, cols []column, fmts []int16) error {
 	return c.w.flushIfFull()
 }
 
-// rowDescription describes cols with their formats (nil fmts: text).
-func rowDescription(cols []column, fmts []int16) *pgproto3.RowDescription {
-	rd := &pgproto3.RowDescription{Fields: make([]pgproto3.FieldDescription, len(cols))}
-	for i, col := range cols {
-		f := &rd.Fields[i]
-		f.Name = []byte(col.name)
-		f.DataTypeOID = col.oid
-		f.DataTypeSize = typeSize(col.oid)
-		f.TypeModifier = -1
-		if fmts != nil {
-			f.Format = fmts[i]
-		}
+// appendRowDescription appends a RowDescription of cols with their formats
+// (nil fmts: text). It fails, appending nothing, past 65535 columns.
+func appendRowDescription(dst []byte, cols []column, fmts []int16) ([]byte, error) {
+	if len(cols) > math.MaxUint16 {
+		return dst, errors.New("pgwire: too many columns for a RowDescription")
 	}
-	return rd
+	start := len(dst)
+	dst = append(dst, 'T', 0, 0, 0, 0)
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(cols)))
+	for i, col := range cols {
+		dst = append(append(dst, col.name...), 0)
+		dst = binary.BigEndian.AppendUint32(dst, 0) // table OID
+		dst = binary.BigEndian.AppendUint16(dst, 0) // column attribute number
+		dst = binary.BigEndian.AppendUint32(dst, col.oid)
+		dst = binary.BigEndian.AppendUint16(dst, uint16(typeSize(col.oid)))
+		dst = binary.BigEndian.AppendUint32(dst, math.MaxUint32) // type modifier -1
+		f := formatText
+		if fmts != nil {
+			f = fmts[i]
+		}
+		dst = binary.BigEndian.AppendUint16(dst, uint16(f))
+	}
+	binary.BigEndian.PutUint32(dst[start+1:], uint32(len(dst)-start-1))
+	return dst, nil
+}
+
+// sendRowDescription sends RowDescription, or NoData for no columns.
+func (c *conn) sendRowDescription(cols []column, fmts []int16) {
+	if c.w.err != nil {
+		return
+	}
+	if len(cols) == 0 {
+		c.w.send(&pgproto3.NoData{})
+		return
+	}
+	c.w.buf, c.w.err = appendRowDescription(c.w.buf, cols, fmts)
 }
 
 // typeSize is pg_type.typlen.

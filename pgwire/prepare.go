@@ -19,22 +19,33 @@ type column struct {
 // Exactly one of empty, local and stmt describes what it runs.
 type prepared struct {
 	text   string
-	empty  bool       // nothing but space and comments: EmptyQueryResponse
-	local  *localStmt // answered by pgwire
-	inner  *prepared  // DECLARE's query
-	stmt   Statement  // Catalog or Executor statement
-	params []param    // bind order
-	cols   []column   // result (stmt only; local statements describe lazily)
-	verb   string     // CommandComplete verb of stmt: SELECT or EXPLAIN
-	ph     *placeholders
+	empty  bool         // nothing but space and comments: EmptyQueryResponse
+	local  *localStmt   // answered by pgwire
+	inner  *prepared    // DECLARE's query
+	stmt   Statement    // Catalog or Executor statement
+	params []param      // bind order
+	cols   []column     // result (stmt only; local statements describe lazily)
+	verb   string       // CommandComplete verb of stmt: SELECT or EXPLAIN
+	ph     placeholders // an Executor stmt's placeholders (none: the zero value)
+	// rowDescs caches the RowDescription of cols, all text or all binary
+	// (by format code), for rowDescription.
+	rowDescs [2][]byte
+}
+
+// rowDescription returns the RowDescription of a stmt's columns, all in
+// format f (text or binary), encoded once: libpq describes a prepared
+// statement's portal on every execution. It is nil when cols cannot be
+// encoded (sendRowDescription reports why).
+func (p *prepared) rowDescription(f int16) []byte {
+	if p.rowDescs[f] == nil {
+		p.rowDescs[f], _ = appendRowDescription(nil, p.cols, uniformFormats(f, len(p.cols)))
+	}
+	return p.rowDescs[f]
 }
 
 // origOffset maps an offset in the text the Executor saw to p.text.
 func (p *prepared) origOffset(r int) int {
-	if p.ph == nil {
-		return r
-	}
-	return p.ph.origOffset(r)
+	return p.ph.origOffset(r) // the identity without rewrites
 }
 
 // prepare parses text with the parameter types Parse declared: session
@@ -72,7 +83,7 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 			return catalogPrepared(p, st), nil
 		}
 	}
-	q, err := c.prepareExecutor(&prepared{text: p.text}, oids)
+	q, err := c.prepareExecutor(p, oids)
 	if err == nil {
 		return q, nil
 	}
@@ -81,8 +92,8 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 		switch {
 		case ok && ferr != nil:
 			return nil, toPGError(c.ctx, ferr, nil)
-		case ok:
-			return catalogPrepared(p, st), nil
+		case ok: // a fresh prepared: prepareExecutor has filled in p
+			return catalogPrepared(&prepared{text: p.text}, st), nil
 		}
 	}
 	return nil, toPGError(c.ctx, err, q.origOffset)
@@ -110,8 +121,10 @@ func catalogPrepared(p *prepared, st CatalogStatement) *prepared {
 		}
 	}
 	oids := st.ColumnOIDs()
-	for i, f := range st.Columns() {
-		p.cols = append(p.cols, column{name: f.Name, oid: oids[i], typ: f.Type})
+	fields := st.Columns()
+	p.cols = make([]column, len(fields))
+	for i, f := range fields {
+		p.cols[i] = column{name: f.Name, oid: oids[i], typ: f.Type}
 	}
 	return p
 }
@@ -140,8 +153,10 @@ func (c *conn) prepareExecutor(p *prepared, oids []uint32) (*prepared, error) {
 		return p, err
 	}
 	p.stmt = st
-	for _, f := range st.Columns() {
-		p.cols = append(p.cols, column{name: f.Name, oid: typeOID(f.Type), typ: f.Type})
+	fields := st.Columns()
+	p.cols = make([]column, len(fields))
+	for i, f := range fields {
+		p.cols[i] = column{name: f.Name, oid: typeOID(f.Type), typ: f.Type}
 	}
 	return p, nil
 }
@@ -172,7 +187,10 @@ func (c *conn) inferAndPrepare(p *prepared) (Statement, error) {
 		}
 	}
 	prep := func() (Statement, error) {
-		decl := make(map[string]*types.Type, len(p.params))
+		var decl map[string]*types.Type // nil without parameters: nothing to allocate
+		if len(p.params) > 0 {
+			decl = make(map[string]*types.Type, len(p.params))
+		}
 		for _, pr := range p.params {
 			decl[pr.name] = pr.typ
 		}

@@ -10,17 +10,15 @@ import (
 const readAhead = 256 << 10
 
 // connReader reads a connection for the session. It reads synchronously
-// until the session's first long-running query (conn.setRunning); then
+// until the session's first long-running query (conn.checkRunning); then
 // watch starts a goroutine that reads ahead, so that a client's hang-up is
 // noticed (and its running query canceled through onHangup) even while the
 // session is busy producing rows rather than reading.
 type connReader struct {
-	nc          net.Conn
-	onHangup    func() // called once, from the reading goroutine
-	done        chan struct{}
-	started     chan struct{} // closed once watch has switched to read-ahead
-	startedOnce sync.Once
-	mu          struct {
+	nc       net.Conn
+	onHangup func() // called once, from the reading goroutine
+	done     chan struct{}
+	mu       struct {
 		sync.Mutex
 		cond   sync.Cond
 		data   []byte
@@ -32,7 +30,7 @@ type connReader struct {
 }
 
 func newConnReader(nc net.Conn) *connReader {
-	r := &connReader{nc: nc, done: make(chan struct{}), started: make(chan struct{})}
+	r := &connReader{nc: nc, done: make(chan struct{})}
 	r.mu.cond.L = &r.mu.Mutex
 	return r
 }
@@ -45,32 +43,14 @@ func (r *connReader) watch(onHangup func()) {
 		r.mu.Unlock()
 		return
 	}
-	if r.mu.closed {
+	if r.mu.closed { // nobody reads any more
 		r.mu.Unlock()
-		r.startedOnce.Do(func() { close(r.started) }) // nobody reads any more: do not block waitWatching
 		return
 	}
 	r.onHangup = onHangup
 	r.mu.async = true
 	r.mu.Unlock()
 	go r.loop()
-	r.startedOnce.Do(func() { close(r.started) })
-}
-
-// watching reports whether the read-ahead runs.
-func (r *connReader) watching() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.mu.async
-}
-
-// waitWatching waits until watch has switched to read-ahead (or the reader
-// is closed).
-func (r *connReader) waitWatching() {
-	select {
-	case <-r.started:
-	case <-r.done:
-	}
 }
 
 func (r *connReader) loop() {

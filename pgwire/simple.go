@@ -7,7 +7,8 @@ import (
 // simpleQuery runs a Query message: each statement in turn, stopping at
 // the first error; then ReadyForQuery, always (psql waits for it).
 func (c *conn) simpleQuery(text string) {
-	spans := splitStatements(text)
+	var buf [4]span // on the stack: a Query is mostly one statement
+	spans := splitStatements(buf[:0], text)
 	if len(spans) == 0 {
 		c.w.send(&pgproto3.EmptyQueryResponse{})
 	}
@@ -41,14 +42,13 @@ func (c *conn) simpleStatement(stmt string) error {
 	}
 	if !p.empty && p.local != nil && p.local.kind == localFetch {
 		if cur := c.cursors[p.local.name]; cur != nil && cur.binary {
-			pt.formats = []int16{formatBinary}
-			if err := pt.resolveFormats(cols); err != nil {
+			if err := pt.resolveFormats(cols, []int16{formatBinary}); err != nil {
 				return err
 			}
 		}
 	}
 	if len(cols) > 0 {
-		c.w.send(rowDescription(cols, pt.fmts))
+		c.sendRowDescription(cols, pt.fmts)
 	}
 	return c.run(pt, 0)
 }

@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"encoding/binary"
 	"io"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -52,4 +53,33 @@ func (w *msgWriter) flushIfFull() error {
 		return w.flush()
 	}
 	return w.err
+}
+
+// The messages every query sends are appended straight into the buffer by
+// the methods below (and sendRow, sendRowDescription): through send, each
+// would allocate its message struct, which escapes into the BackendMessage
+// interface. Like send, they do nothing after an error.
+
+// sendReady appends ReadyForQuery with transaction status tx.
+func (w *msgWriter) sendReady(tx byte) {
+	if w.err == nil {
+		w.buf = append(w.buf, 'Z', 0, 0, 0, 5, tx)
+	}
+}
+
+// sendComplete appends CommandComplete with tag for n rows.
+func (w *msgWriter) sendComplete(tag commandTag, n int64) {
+	if w.err != nil {
+		return
+	}
+	start := len(w.buf)
+	w.buf = append(tag.append(append(w.buf, 'C', 0, 0, 0, 0), n), 0)
+	binary.BigEndian.PutUint32(w.buf[start+1:], uint32(len(w.buf)-start-1))
+}
+
+// sendEncoded appends a message encoded before (a cached RowDescription).
+func (w *msgWriter) sendEncoded(msg []byte) {
+	if w.err == nil {
+		w.buf = append(w.buf, msg...)
+	}
 }
