@@ -54,7 +54,7 @@ type conn struct {
 		// watchTimer calls checkRunning; pending: it is set to (setRunning).
 		watchTimer *time.Timer
 		pending    bool
-		watching   bool // the reader reads ahead (for good)
+		watching   bool // the reader reads ahead, until the query ends
 	}
 }
 
@@ -202,15 +202,22 @@ func (c *conn) cancelRunning() {
 // setRunning records the cancel function of the portal executing now (nil
 // once it stops). A query still running after watchDelay starts the
 // reader's read-ahead (connReader.watch), so that a client hanging up stops
-// it; quick queries never pay for the read-ahead goroutine's handoffs.
+// it, and its end stops the read-ahead again; quick queries never pay for
+// the read-ahead goroutine's handoffs, nor do the queries after a slow one.
 //
 // Nor do they pay for stopping and resetting a timer each: the timer is
 // set by the first query to start while it is not pending, and when it
 // fires, checkRunning looks at whichever query runs then.
 func (c *conn) setRunning(cancel context.CancelFunc) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.mu.running = cancel
+	if cancel == nil && c.mu.watching {
+		c.mu.watching = false
+		c.mu.Unlock()
+		c.rd.unwatch()
+		return
+	}
+	defer c.mu.Unlock()
 	if cancel == nil || c.mu.watching {
 		return
 	}

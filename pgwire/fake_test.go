@@ -25,6 +25,7 @@ import (
 //	types           one row of every type
 //	forever         rows until its context ends
 //	sleep           one row, after its context ends (for cancel tests)
+//	pause           one row, after 30ms (longer than the hang-up watch's delay)
 //	runfail         two rows, then a division by zero
 //	fail@K          a syntax error at byte K
 //	none            no columns, no rows
@@ -74,7 +75,7 @@ func (f *fakeExec) Prepare(ctx context.Context, db, q string, params map[string]
 		}
 	case word == "types":
 		st.cols = typesRow.cols
-	case word == "forever", word == "sleep", word == "runfail":
+	case word == "forever", word == "sleep", word == "pause", word == "runfail":
 		st.cols = []types.Field{{Name: "i", Type: types.Int64}, {Name: "s", Type: types.String}}
 	case strings.HasPrefix(word, "fail@"):
 		k, _ := strconv.Atoi(strings.TrimPrefix(word, "fail@"))
@@ -110,7 +111,7 @@ func (s *fakeStmt) Run(ctx context.Context, params map[string]types.Value) (pgwi
 		r.fixed = [][]types.Value{typesRow.row}
 	case "forever":
 		r.n = -1
-	case "sleep":
+	case "sleep", "pause":
 		r.n = 1
 	case "runfail":
 		r.n, r.fail = 2, true
@@ -143,6 +144,9 @@ func (r *fakeRows) Next() bool {
 		r.row = r.fixed[r.i]
 		r.i++
 		return true
+	}
+	if r.s.word == "pause" && r.i == 0 {
+		time.Sleep(30 * time.Millisecond)
 	}
 	if r.s.word == "sleep" && r.i == 0 {
 		<-r.ctx.Done()

@@ -173,6 +173,39 @@ func TestBatchPipeline(t *testing.T) {
 	}
 }
 
+// TestPipelineAfterSlowQuery: a query slower than the hang-up watch's delay
+// starts the read-ahead, which reads the messages pipelined behind it; when
+// the query ends the session goes back to reading the connection itself,
+// starting with what was read ahead.
+func TestPipelineAfterSlowQuery(t *testing.T) {
+	addr, _ := startServer(t, pgwire.Options{})
+	c := connect(t, addr)
+	ctx := context.Background()
+	for round := range 3 {
+		b := &pgx.Batch{}
+		b.Queue("pause")
+		for i := 1; i <= 20; i++ {
+			b.Queue("echo $1:int64", int64(i))
+		}
+		br := c.SendBatch(ctx, b)
+		var n int64
+		if err := br.QueryRow().Scan(&n, new(string)); err != nil || n != 1 {
+			t.Fatalf("round %d: pause: %d, %v", round, n, err)
+		}
+		for i := 1; i <= 20; i++ {
+			if err := br.QueryRow().Scan(&n); err != nil || n != int64(i) {
+				t.Fatalf("round %d: echo %d: %d, %v", round, i, n, err)
+			}
+		}
+		if err := br.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.QueryRow(ctx, "echo $1:int64", int64(99)).Scan(&n); err != nil || n != 99 {
+			t.Fatalf("round %d: after the batch: %d, %v", round, n, err)
+		}
+	}
+}
+
 func TestTypesTextAndBinary(t *testing.T) {
 	addr, _ := startServer(t, pgwire.Options{})
 	ctx := context.Background()

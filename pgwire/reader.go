@@ -1,36 +1,42 @@
 package pgwire
 
 import (
+	"errors"
 	"net"
+	"os"
 	"sync"
+	"time"
 )
 
 // readAhead bounds the bytes connReader holds that the session has not
 // consumed yet (backpressure for clients that pipeline a lot).
 const readAhead = 256 << 10
 
-// connReader reads a connection for the session. It reads synchronously
-// until the session's first long-running query (conn.checkRunning); then
+// connReader reads a connection for the session. It reads synchronously,
+// except while a long-running query executes (conn.checkRunning): then
 // watch starts a goroutine that reads ahead, so that a client's hang-up is
 // noticed (and its running query canceled through onHangup) even while the
-// session is busy producing rows rather than reading.
+// session is busy producing rows rather than reading; once the query is
+// over, unwatch goes back to synchronous reads, which cost no handoff
+// between goroutines.
 type connReader struct {
 	nc       net.Conn
 	onHangup func() // called once, from the reading goroutine
-	done     chan struct{}
 	mu       struct {
 		sync.Mutex
-		cond   sync.Cond
-		data   []byte
-		off    int // data[off:] is unread
-		err    error
-		closed bool
-		async  bool
+		cond     sync.Cond
+		data     []byte
+		off      int // data[off:] is unread
+		err      error
+		closed   bool
+		async    bool
+		stopping bool          // unwatch asked the read-ahead to end
+		done     chan struct{} // closed when the read-ahead ends
 	}
 }
 
 func newConnReader(nc net.Conn) *connReader {
-	r := &connReader{nc: nc, done: make(chan struct{})}
+	r := &connReader{nc: nc}
 	r.mu.cond.L = &r.mu.Mutex
 	return r
 }
@@ -49,18 +55,24 @@ func (r *connReader) watch(onHangup func()) {
 	}
 	r.onHangup = onHangup
 	r.mu.async = true
+	r.mu.done = make(chan struct{})
+	done := r.mu.done
 	r.mu.Unlock()
-	go r.loop()
+	go r.loop(done)
 }
 
-func (r *connReader) loop() {
-	defer close(r.done)
+func (r *connReader) loop(done chan struct{}) {
+	defer close(done)
 	tmp := make([]byte, 16<<10)
 	for {
 		n, err := r.nc.Read(tmp)
 		r.mu.Lock()
 		r.mu.data = append(r.mu.data, tmp[:n]...)
 		if err != nil {
+			if r.mu.stopping && errors.Is(err, os.ErrDeadlineExceeded) {
+				r.mu.Unlock() // unwatch's deadline: not a hang-up
+				return
+			}
 			r.mu.err = err
 			r.mu.cond.Broadcast()
 			r.mu.Unlock()
@@ -68,21 +80,44 @@ func (r *connReader) loop() {
 			return
 		}
 		r.mu.cond.Broadcast()
-		for len(r.mu.data)-r.mu.off >= readAhead && !r.mu.closed {
+		for len(r.mu.data)-r.mu.off >= readAhead && !r.mu.closed && !r.mu.stopping {
 			r.mu.cond.Wait()
 		}
-		closed := r.mu.closed
+		end := r.mu.closed || r.mu.stopping
 		r.mu.Unlock()
-		if closed {
+		if end {
 			return
 		}
 	}
 }
 
+// unwatch ends the read-ahead, if it runs and has not seen the connection
+// end: a read deadline in the past interrupts its Read, and the session
+// reads synchronously again, starting with the bytes read ahead. The
+// session must not be inside Read.
+func (r *connReader) unwatch() {
+	r.mu.Lock()
+	if !r.mu.async || r.mu.closed || r.mu.err != nil {
+		r.mu.Unlock()
+		return
+	}
+	r.mu.stopping = true
+	r.mu.cond.Broadcast() // a read-ahead waiting for room
+	done := r.mu.done
+	r.mu.Unlock()
+	_ = r.nc.SetReadDeadline(time.Unix(1, 0))
+	<-done
+	_ = r.nc.SetReadDeadline(time.Time{})
+	r.mu.Lock()
+	r.mu.stopping = false
+	r.mu.async = r.mu.err != nil // a hang-up seen meanwhile stays
+	r.mu.Unlock()
+}
+
 // Read implements io.Reader for pgproto3.
 func (r *connReader) Read(p []byte) (int, error) {
 	r.mu.Lock()
-	if !r.mu.async {
+	if !r.mu.async && r.mu.off == len(r.mu.data) {
 		r.mu.Unlock()
 		return r.nc.Read(p)
 	}
@@ -110,10 +145,10 @@ func (r *connReader) Read(p []byte) (int, error) {
 func (r *connReader) stop() {
 	r.mu.Lock()
 	r.mu.closed = true
-	async := r.mu.async
+	async, done := r.mu.async, r.mu.done
 	r.mu.cond.Broadcast()
 	r.mu.Unlock()
 	if async {
-		<-r.done
+		<-done
 	}
 }
