@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/shale-db/shale/engine"
+	"github.com/shale-db/shale/sql"
 	"github.com/shale-db/shale/sql/types"
 	"github.com/shale-db/shale/storage"
 )
@@ -237,7 +238,11 @@ func firstRow(b *testing.B, stmt *engine.Statement) []types.Value {
 	if !rows.Next() {
 		b.Fatalf("no row: %v", rows.Err())
 	}
-	return append([]types.Value(nil), rows.Row()...)
+	row := make([]types.Value, len(rows.Row()))
+	for i, v := range rows.Row() {
+		row[i] = sql.CopyValue(v) // valid after Close
+	}
+	return row
 }
 
 func scalar(b *testing.B, stmt *engine.Statement, params map[string]types.Value) int64 {

@@ -5,10 +5,12 @@
 // # Data flow
 //
 //	Prepare(instance, text, param types) → sql.Analyze → planner.New → *Statement
-//	Statement.Run(param values) → exec.Build → Operator tree → *Rows
+//	Statement.Run(param values) → exec.Prepared.Start → Operator tree → *Rows
 //
-// A Statement is immutable and safe for concurrent Runs; each Run builds
-// fresh operators, so a prepared plan is reused without re-planning.
+// A Statement is immutable and safe for concurrent Runs; each Run has
+// operators of its own, so a prepared plan is reused without re-planning.
+// The trees of closed runs are reset for later runs (exec.Prepared), so a
+// run of a small query builds nothing and allocates little.
 //
 // # Plan cache
 //
@@ -26,8 +28,9 @@
 // G1: every error returned (by Prepare, Run, or Rows.Err) is a
 // *sqlerr.Error; when it concerns part of the query text it carries a
 // line:column position.
-// G2: Rows.Row is valid until the next call to Next; Close releases the
-// read and may be called at any time, also before the end.
+// G2: Rows.Row and its values are valid until the next call to Next or
+// Close (a later run of the statement may reuse their memory); Close
+// releases the read and may be called at any time, also before the end.
 // G3: a Run checks the parameter values against the declared types: every
 // declared parameter the query uses must be bound, with a value of its
 // type or NULL.

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/shale-db/shale/catalog"
 	"github.com/shale-db/shale/exec"
@@ -53,11 +55,16 @@ func New(store *storage.Engine, opts Options) *Engine {
 // Statement is a prepared query: parsed, bound and planned once, run any
 // number of times.
 type Statement struct {
-	e        *Engine
-	text     string
-	plan     *planner.Plan
-	columns  []types.Field
-	params   map[string]*types.Type
+	e    *Engine
+	text string
+	plan *planner.Plan
+	// runs starts the runs of the plan (nil for EXPLAIN); the statements
+	// of one plan cache entry share it, and the operator trees it reuses.
+	runs    *exec.Prepared
+	columns []types.Field
+	params  map[string]*types.Type
+	// decls are params in name order, which every Run checks.
+	decls    []paramDecl
 	instance string
 	// lits are the values of a literalized statement's literal parameters
 	// (planCache), litOffset maps its plan's offsets to text.
@@ -87,9 +94,12 @@ func (e *Engine) prepare(ctx context.Context, instance, query string, params map
 	if err != nil {
 		return nil, positioned(query, err)
 	}
-	s := &Statement{e: e, text: query, plan: p, columns: p.Columns, params: p.Params, instance: instance}
+	s := &Statement{e: e, text: query, plan: p, columns: p.Columns, params: p.Params, decls: paramDecls(p.Params),
+		instance: instance}
 	if p.Explain {
 		s.columns = []types.Field{{Name: "plan", Type: types.String}}
+	} else {
+		s.runs = exec.Prepare(p.Root, exec.Deps{Scanner: e.scanner, Options: e.opts.Exec})
 	}
 	return s, nil
 }
@@ -103,38 +113,63 @@ func (s *Statement) Params() map[string]*types.Type { return s.params }
 // Plan returns the statement's plan as EXPLAIN prints it.
 func (s *Statement) Plan() string { return planner.Format(s.plan.Root, nil) }
 
-// Run executes the statement with parameter values.
+// Run executes the statement with parameter values. The statement may
+// run again, from any goroutine, while the Rows are open.
 func (s *Statement) Run(ctx context.Context, params map[string]types.Value) (*Rows, error) {
 	if !s.plan.Explain || s.plan.Analyze {
-		if err := checkParams(s.params, params); err != nil {
+		if err := checkParams(s.decls, params); err != nil {
 			return nil, err
 		}
 	}
-	run, err := exec.Build(s.plan.Root, exec.Deps{Scanner: s.e.scanner, Params: s.runParams(params),
-		Options: s.e.opts.Exec, Analyze: s.plan.Analyze})
+	if s.plan.Explain {
+		run, err := exec.Build(s.plan.Root, exec.Deps{Scanner: s.e.scanner, Params: s.runParams(params),
+			Options: s.e.opts.Exec, Analyze: s.plan.Analyze})
+		if err != nil {
+			return nil, s.positioned(err)
+		}
+		r := &Rows{s: s, run: run, ctx: ctx}
+		return r, r.explain()
+	}
+	run, err := s.runs.Start(s.runParams(params))
 	if err != nil {
 		return nil, s.positioned(err)
 	}
-	r := &Rows{s: s, run: run, ctx: ctx}
-	if s.plan.Explain {
-		return r, r.explain()
-	}
 	if err := run.Root.Open(ctx); err != nil {
 		run.Root.Close()
+		run.Release()
 		return nil, s.positioned(err)
 	}
-	r.open = true
-	return r, nil
+	return &Rows{s: s, run: run, ctx: ctx, open: true}, nil
 }
 
-func checkParams(decl map[string]*types.Type, vals map[string]types.Value) error {
-	for name, t := range decl {
-		v, ok := vals[name]
+// paramDecl is a declared parameter.
+type paramDecl struct {
+	name string
+	t    *types.Type
+}
+
+// paramDecls lists params in name order: a run checks them without
+// ranging over the map, and reports the first missing one by name.
+func paramDecls(params map[string]*types.Type) []paramDecl {
+	if len(params) == 0 {
+		return nil
+	}
+	decls := make([]paramDecl, 0, len(params))
+	for name, t := range params {
+		decls = append(decls, paramDecl{name, t})
+	}
+	slices.SortFunc(decls, func(a, b paramDecl) int { return strings.Compare(a.name, b.name) })
+	return decls
+}
+
+func checkParams(decls []paramDecl, vals map[string]types.Value) error {
+	for _, d := range decls {
+		v, ok := vals[d.name]
 		if !ok {
-			return sqlerr.New(sqlerr.UndefinedParameter, "no value bound for parameter @%s", name)
+			return sqlerr.New(sqlerr.UndefinedParameter, "no value bound for parameter @%s", d.name)
 		}
-		if v.Type() != nil && !v.Type().Equal(t) {
-			return sqlerr.New(sqlerr.TypeMismatch, "parameter @%s is declared %s but bound to a %s", name, t, v.Type())
+		if v.Type() != nil && !v.Type().Equal(d.t) {
+			return sqlerr.New(sqlerr.TypeMismatch, "parameter @%s is declared %s but bound to a %s", d.name, d.t, v.Type())
 		}
 	}
 	return nil

@@ -55,15 +55,18 @@ func (e *Engine) cachedPrepare(ctx context.Context, instance, query string) *Sta
 		e.cache.mu.Unlock()
 	}
 	s := *base
-	s.text, s.params, s.lits, s.litOffset = query, nil, lit.Values, lit.OriginalOffset
+	s.text, s.params, s.decls, s.lits, s.litOffset = query, nil, nil, lit.Values, lit.OriginalOffset
 	return &s
 }
 
 // runParams are the parameter values a run of s passes down: the caller's
-// plus the literals of a literalized statement.
+// plus the literals of a literalized statement. Runs only read them.
 func (s *Statement) runParams(params map[string]types.Value) map[string]types.Value {
 	if len(s.lits) == 0 {
 		return params
+	}
+	if len(params) == 0 {
+		return s.lits
 	}
 	all := make(map[string]types.Value, len(params)+len(s.lits))
 	for k, v := range params {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/shale-db/shale/engine"
+	"github.com/shale-db/shale/sql"
 	"github.com/shale-db/shale/sql/sqlerr"
 	"github.com/shale-db/shale/sql/types"
 	"github.com/shale-db/shale/storage"
@@ -41,7 +42,9 @@ func TestPlanCache(t *testing.T) {
 		defer rows.Close()
 		var out []types.Value
 		for rows.Next() {
-			out = append(out, rows.Row()...)
+			for _, v := range rows.Row() {
+				out = append(out, sql.CopyValue(v)) // rows reuse their memory
+			}
 		}
 		return out, rows.Err()
 	}

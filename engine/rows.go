@@ -19,7 +19,8 @@ type Rows struct {
 	i     int
 	row   []types.Value
 	err   error
-	lines []string // EXPLAIN output
+	lines []string      // EXPLAIN output
+	line  []types.Value // the row of every EXPLAIN line (see Row)
 }
 
 // Next advances to the next row; false at the end or on error (see Err).
@@ -28,7 +29,8 @@ func (r *Rows) Next() bool {
 		if len(r.lines) == 0 {
 			return false
 		}
-		r.row = []types.Value{types.StringValue(r.lines[0])}
+		r.line[0] = types.StringValue(r.lines[0])
+		r.row = r.line
 		r.lines = r.lines[1:]
 		return true
 	}
@@ -53,7 +55,9 @@ func (r *Rows) Next() bool {
 	return true
 }
 
-// Row returns the current row; valid until the next call to Next.
+// Row returns the current row; it and its values are valid until the
+// next call to Next or Close (their memory then goes to later rows, or to
+// another run of the statement).
 func (r *Rows) Row() []types.Value { return r.row }
 
 // Err returns the error that ended the iteration, if any.
@@ -65,7 +69,12 @@ func (r *Rows) Close() error {
 		return nil
 	}
 	r.open = false
-	return r.run.Root.Close()
+	err := r.run.Root.Close()
+	// The run's operators may now serve another run of the statement:
+	// nothing of it must be reachable from r any more.
+	r.run.Release()
+	r.run, r.batch, r.row = nil, nil, nil
+	return err
 }
 
 // explain prepares the EXPLAIN output: the plan, or for EXPLAIN ANALYZE
@@ -91,6 +100,7 @@ func (r *Rows) explain() error {
 		text = r.run.Format(r.s.plan.Root, hideTimes(r.ctx))
 	}
 	r.lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	r.line = make([]types.Value, 1)
 	return nil
 }
 

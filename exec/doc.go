@@ -3,8 +3,9 @@
 //
 // # Data flow
 //
-// Build(plan) → Operator tree. The scan operator reads a table through
-// the one narrow Scanner interface (scanner.go): resolved key spans,
+// Build(plan) → Operator tree (Prepare(plan).Start(params) for the runs
+// of a prepared statement). The scan operator reads a table through the
+// one narrow Scanner interface (scanner.go): resolved key spans,
 // families/qualifiers, time bounds, cells per column, a row limit and a
 // direction in; rows of cells out. StorageScanner implements it over
 // storage.Engine; a Cloud Bigtable backend can implement it too. The scan
@@ -23,4 +24,8 @@
 // independent of table size; sort, aggregate and distinct count the bytes
 // they hold and fail with sqlerr.ResourceExhausted past Options.MemoryLimit.
 // E3: every error an operator returns is a *sqlerr.Error.
+// E4: a run's operator tree serves one run at a time. A Prepared reuses
+// the tree of a released run for a later one (prepared.go), so nothing a
+// run returned may be used after its Release; a reusable operator keeps
+// across runs only scratch memory, trimmed and zeroed on release.
 package exec

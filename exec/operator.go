@@ -57,6 +57,12 @@ type Deps struct {
 type Run struct {
 	Root  Operator
 	stats map[planner.Node]*OpStats
+	// ops are the operators of the tree when every one is reusable
+	// (Prepared), nil otherwise.
+	ops []reusable
+	// from is the Prepared whose pool Release returns the run to; nil for
+	// a run that is not reused.
+	from *Prepared
 }
 
 // OpStats are what EXPLAIN ANALYZE reports for one operator.
@@ -68,25 +74,38 @@ type OpStats struct {
 }
 
 // Build builds the operators of a plan.
-func Build(root planner.Node, d Deps) (*Run, error) {
+func Build(root planner.Node, d Deps) (*Run, error) { return build(root, d, false) }
+
+// build builds the operators of a plan; with reuse, for a Prepared, it
+// lists them in Run.ops when every one is reusable.
+func build(root planner.Node, d Deps, reuse bool) (*Run, error) {
 	d.Options = d.Options.withDefaults()
 	r := &Run{}
 	if d.Analyze {
 		r.stats = map[planner.Node]*OpStats{}
 	}
-	b := &builder{d: d, run: r, env: &sql.Env{Params: d.Params}}
+	b := &builder{d: d, run: r}
+	if reuse {
+		n := 0
+		for x := root; x != nil; x = planner.Input(x) {
+			n++
+		}
+		b.ops = make([]reusable, 0, n)
+	}
 	op, err := b.build(root)
 	if err != nil {
 		return nil, err
 	}
-	r.Root = op
+	r.Root, r.ops = op, b.ops
 	return r, nil
 }
 
 type builder struct {
 	d   Deps
 	run *Run
-	env *sql.Env // parameters only: for constant expressions
+	// ops are the operators built so far, while they are all reusable
+	// and wanted (build's reuse); nil otherwise.
+	ops []reusable
 }
 
 func (b *builder) build(n planner.Node) (Operator, error) {
@@ -103,6 +122,11 @@ func (b *builder) build(n planner.Node) (Operator, error) {
 		}
 		op = &statsOp{in: op, st: st}
 	}
+	if r, ok := op.(reusable); ok && b.ops != nil {
+		b.ops = append(b.ops, r)
+	} else {
+		b.ops = nil
+	}
 	return op, nil
 }
 
@@ -113,8 +137,11 @@ func (b *builder) buildNode(n planner.Node) (Operator, error) {
 	case *planner.Values:
 		return &valuesOp{}, nil
 	}
-	kids := n.Children()
-	in, err := b.build(kids[0])
+	input := planner.Input(n)
+	if input == nil {
+		return nil, sqlerr.New(sqlerr.Internal, "exec: unhandled plan node %T", n)
+	}
+	in, err := b.build(input)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,10 @@ import (
 )
 
 // valuesOp yields one row with no columns.
-type valuesOp struct{ done bool }
+type valuesOp struct {
+	done bool
+	out  Batch
+}
 
 func (v *valuesOp) Open(context.Context) error { return nil }
 func (v *valuesOp) Next() (*Batch, error) {
@@ -16,9 +19,14 @@ func (v *valuesOp) Next() (*Batch, error) {
 		return nil, nil
 	}
 	v.done = true
-	return &Batch{Rows: [][]types.Value{{}}}, nil
+	if v.out.Rows == nil {
+		v.out.Rows = [][]types.Value{{}}
+	}
+	return &v.out, nil
 }
-func (v *valuesOp) Close() error { return nil }
+func (v *valuesOp) Close() error                { return nil }
+func (v *valuesOp) bind(map[string]types.Value) {}
+func (v *valuesOp) release()                    { v.done = false }
 
 // filterOp passes the rows for which pred is TRUE.
 type filterOp struct {
@@ -30,6 +38,12 @@ type filterOp struct {
 
 func (f *filterOp) Open(ctx context.Context) error { return f.in.Open(ctx) }
 func (f *filterOp) Close() error                   { return f.in.Close() }
+func (f *filterOp) bind(p map[string]types.Value)  { f.env.Params = p }
+
+func (f *filterOp) release() {
+	f.env.Row, f.env.Params = nil, nil
+	f.out.Rows = trim(f.out.Rows, maxPooledValues)
+}
 
 func (f *filterOp) Next() (*Batch, error) {
 	for {
@@ -65,6 +79,13 @@ type projectOp struct {
 
 func (p *projectOp) Open(ctx context.Context) error { return p.in.Open(ctx) }
 func (p *projectOp) Close() error                   { return p.in.Close() }
+func (p *projectOp) bind(m map[string]types.Value)  { p.env.Params = m }
+
+func (p *projectOp) release() {
+	p.env.Row, p.env.Params = nil, nil
+	p.out.Rows = trim(p.out.Rows, maxPooledValues)
+	p.slab = trim(p.slab, maxPooledValues)
+}
 
 func (p *projectOp) Next() (*Batch, error) {
 	b, err := p.in.Next()
@@ -113,7 +134,12 @@ func (l *limitOp) Open(ctx context.Context) error {
 	return l.in.Open(ctx)
 }
 
-func (l *limitOp) Close() error { return l.in.Close() }
+func (l *limitOp) Close() error                  { return l.in.Close() }
+func (l *limitOp) bind(p map[string]types.Value) { l.params = p }
+
+// release drops the params and the rows, a window of the input's batch
+// (Open sets the counts).
+func (l *limitOp) release() { l.params, l.out.Rows = nil, nil }
 
 func (l *limitOp) Next() (*Batch, error) {
 	for {

@@ -18,6 +18,12 @@ type scanOp struct {
 	params  map[string]types.Value
 	size    int
 	stats   *ScanStats // EXPLAIN ANALYZE; nil otherwise
+	// req is the part of every read's request that the plan fixes.
+	req ScanRequest
+	mem storageMemory // req.mem
+	// resolver resolves the plan's key set each run, in memory that the
+	// run's req.Spans (and so its read) use until the next run.
+	resolver planner.Resolver
 
 	src   RowSource
 	env   sql.Env
@@ -32,8 +38,28 @@ func newScanOp(n *planner.Scan, b *builder) (*scanOp, error) {
 	if b.d.Scanner == nil {
 		return nil, sqlerr.New(sqlerr.Internal, "exec: no scanner")
 	}
-	return &scanOp{n: n, scanner: b.d.Scanner, params: b.d.Params, size: b.d.Options.BatchSize,
-		env: sql.Env{Params: b.d.Params}}, nil
+	s := &scanOp{n: n, scanner: b.d.Scanner, params: b.d.Params, size: b.d.Options.BatchSize,
+		env: sql.Env{Params: b.d.Params}}
+	s.req = ScanRequest{Instance: n.Table.Instance, Table: n.Table.Name, Reverse: n.Reverse,
+		AllColumns: len(n.Reads) == len(n.Table.Families), mem: &s.mem,
+		Columns: make([]ColumnSelection, 0, len(n.Reads))}
+	for _, r := range n.Reads {
+		s.req.Columns = append(s.req.Columns, ColumnSelection{Family: r.Family.Name, Qualifiers: r.Qualifiers})
+		s.req.AllColumns = s.req.AllColumns && r.Qualifiers == nil
+	}
+	return s, nil
+}
+
+func (s *scanOp) bind(params map[string]types.Value) { s.params, s.env.Params = params, params }
+
+func (s *scanOp) release() {
+	s.params, s.env.Params, s.env.Row, s.done = nil, nil, nil, false
+	s.batch.Rows = trim(s.batch.Rows, maxPooledValues)
+	s.vals = trim(s.vals, maxPooledValues)
+	s.buf = trim(s.buf, maxPooledBytes)
+	s.kv = trim(s.kv, maxPooledValues)
+	s.mem.release()
+	s.resolver.Reset()
 }
 
 func (s *scanOp) Open(ctx context.Context) error {
@@ -58,18 +84,14 @@ func (s *scanOp) Open(ctx context.Context) error {
 func (s *scanOp) request() (ScanRequest, bool, error) {
 	n := s.n
 	eval := func(e sql.Expr) (types.Value, error) { return sql.Eval(e, &s.env) }
-	spans, err := planner.Resolve(n.Keys, eval)
+	spans, err := s.resolver.Resolve(n.Keys, eval)
 	if err != nil {
 		return ScanRequest{}, false, err
 	}
-	req := ScanRequest{Instance: n.Table.Instance, Table: n.Table.Name, Spans: spans, Reverse: n.Reverse}
+	req := s.req
+	req.Spans = spans
 	if err := s.timeBounds(&req, eval); err != nil {
 		return req, false, err
-	}
-	req.AllColumns = len(n.Reads) == len(n.Table.Families)
-	for _, r := range n.Reads {
-		req.Columns = append(req.Columns, ColumnSelection{Family: r.Family.Name, Qualifiers: r.Qualifiers})
-		req.AllColumns = req.AllColumns && r.Qualifiers == nil
 	}
 	if n.Limit != nil {
 		lim, err := limitValue(n.Limit, n.Offset, s.params)
@@ -86,54 +108,65 @@ func (s *scanOp) request() (ScanRequest, bool, error) {
 
 func (s *scanOp) timeBounds(req *ScanRequest, eval func(sql.Expr) (types.Value, error)) error {
 	n := s.n
-	ts := func(e sql.Expr, name string) (int64, bool, error) {
-		if e == nil {
-			return 0, false, nil
-		}
-		v, err := eval(e)
-		if err != nil {
-			return 0, false, err
-		}
-		if v.IsNull() {
-			return 0, false, sqlerr.New(sqlerr.InvalidArgument, "%s must not be NULL", name)
-		}
-		return v.Int64(), true, nil
-	}
 	if !n.History {
 		req.CellsPerColumn = 1
-		if v, ok, err := ts(n.AsOf, "as_of"); err != nil {
+		if v, ok, err := timeArg(n.AsOf, "as_of", eval); err != nil {
 			return err
 		} else if ok {
 			req.MaxTS = v + 1
 		}
 		return nil
 	}
-	for _, b := range []struct {
+	for _, b := range [...]struct {
 		e    sql.Expr
 		name string
-		set  func(int64)
 	}{
-		{n.After, "after", func(v int64) { req.MinTS = max(req.MinTS, v+1) }},
-		{n.AfterOrEqual, "after_or_equal", func(v int64) { req.MinTS = max(req.MinTS, v) }},
-		{n.Before, "before", func(v int64) { req.MaxTS = v }},
-		{n.BeforeOrEqual, "before_or_equal", func(v int64) { req.MaxTS = v + 1 }},
-		{n.LatestN, "latest_n", func(v int64) { req.CellsPerColumn = v }},
+		{n.After, "after"}, {n.AfterOrEqual, "after_or_equal"},
+		{n.Before, "before"}, {n.BeforeOrEqual, "before_or_equal"},
+		{n.LatestN, "latest_n"},
 	} {
-		v, ok, err := ts(b.e, b.name)
+		v, ok, err := timeArg(b.e, b.name, eval)
 		if err != nil {
 			return err
 		}
-		if ok {
-			if b.name == "latest_n" && v < 1 {
+		if !ok {
+			continue
+		}
+		switch b.name {
+		case "after":
+			req.MinTS = max(req.MinTS, v+1)
+		case "after_or_equal":
+			req.MinTS = max(req.MinTS, v)
+		case "before":
+			req.MaxTS = v
+		case "before_or_equal":
+			req.MaxTS = v + 1
+		case "latest_n":
+			if v < 1 {
 				return sqlerr.New(sqlerr.InvalidArgument, "latest_n must be at least 1, got %d", v)
 			}
-			b.set(v)
+			req.CellsPerColumn = v
 		}
 	}
 	if req.MaxTS != 0 && req.MaxTS <= req.MinTS {
 		req.MaxTS, req.MinTS = 1, 0 // an empty time range: no cell
 	}
 	return nil
+}
+
+// timeArg evaluates a temporal bound; false when there is none.
+func timeArg(e sql.Expr, name string, eval func(sql.Expr) (types.Value, error)) (int64, bool, error) {
+	if e == nil {
+		return 0, false, nil
+	}
+	v, err := eval(e)
+	if err != nil {
+		return 0, false, err
+	}
+	if v.IsNull() {
+		return 0, false, sqlerr.New(sqlerr.InvalidArgument, "%s must not be NULL", name)
+	}
+	return v.Int64(), true, nil
 }
 
 func (s *scanOp) Next() (*Batch, error) {

@@ -26,6 +26,10 @@ type ScanRequest struct {
 	// Limit stops after this many rows (0: no limit).
 	Limit   int64
 	Reverse bool
+	// mem, set by a scan operator, is memory StorageScanner keeps from one
+	// read of the operator to the next (storageMemory); the operator's
+	// Columns are the same on every read.
+	mem *storageMemory
 }
 
 // ColumnSelection is one family (and optionally some qualifiers).

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 
+	"github.com/shale-db/shale/planner"
 	"github.com/shale-db/shale/storage"
 )
 
@@ -27,28 +28,74 @@ func (s StorageScanner) Scan(ctx context.Context, req ScanRequest) (RowSource, e
 		opts.KeepEmptyRows = true
 		opts.Filter = scanFilter(req)
 		if !req.AllColumns {
-			for _, c := range req.Columns {
-				opts.Families = append(opts.Families, c.Family)
-				if c.Qualifiers != nil {
-					if opts.Qualifiers == nil {
-						opts.Qualifiers = map[string][][]byte{}
-					}
-					opts.Qualifiers[c.Family] = c.Qualifiers
-				}
-			}
+			opts.Families, opts.Qualifiers = req.mem.columns(req.Columns)
 		}
 		opts.LatestOnly = req.CellsPerColumn == 1 && req.MinTS == 0 && req.MaxTS == 0
 	}
 	if !req.Spans.IsFull() {
-		for _, sp := range req.Spans {
-			opts.Rows.Ranges = append(opts.Rows.Ranges, storage.RowRange{Start: sp.Start, End: sp.End})
-		}
+		opts.Rows.Ranges = req.mem.rowRanges(req.Spans)
 	}
 	it, err := s.Store.ReadRows(ctx, storage.Target{Instance: req.Instance, Table: req.Table}, opts)
 	if err != nil {
 		return nil, err
 	}
 	return storageSource{it}, nil
+}
+
+// storageMemory is what StorageScanner keeps from one read of a scan
+// operator to the next (ScanRequest.mem): the storage form of the
+// operator's columns, converted once, and the memory of the row ranges,
+// which a read reuses once the read before is closed (the operator reads
+// once per run). A nil *storageMemory keeps nothing.
+type storageMemory struct {
+	converted  bool
+	families   []string
+	qualifiers map[string][][]byte
+	ranges     []storage.RowRange
+}
+
+// columns returns cols as ReadOptions.Families and Qualifiers, which
+// storage only reads.
+func (m *storageMemory) columns(cols []ColumnSelection) ([]string, map[string][][]byte) {
+	if m != nil && m.converted {
+		return m.families, m.qualifiers
+	}
+	var families []string
+	var quals map[string][][]byte
+	for _, c := range cols {
+		families = append(families, c.Family)
+		if c.Qualifiers != nil {
+			if quals == nil {
+				quals = map[string][][]byte{}
+			}
+			quals[c.Family] = c.Qualifiers
+		}
+	}
+	if m != nil {
+		m.converted, m.families, m.qualifiers = true, families, quals
+	}
+	return families, quals
+}
+
+// rowRanges returns spans as storage row ranges.
+func (m *storageMemory) rowRanges(spans planner.Spans) []storage.RowRange {
+	var ranges []storage.RowRange
+	if m != nil {
+		ranges = m.ranges[:0]
+	}
+	for _, sp := range spans {
+		ranges = append(ranges, storage.RowRange{Start: sp.Start, End: sp.End})
+	}
+	if m != nil {
+		m.ranges = ranges
+	}
+	return ranges
+}
+
+// release drops the keys of the last read's ranges (a pooled operator's
+// memory keeps nothing of its run alive).
+func (m *storageMemory) release() {
+	m.ranges = trim(m.ranges, maxPooledValues)
 }
 
 // scanFilter builds the storage filter of a request: the time bounds,

@@ -25,6 +25,14 @@ type unnestOp struct {
 
 func (u *unnestOp) Open(ctx context.Context) error { return u.in.Open(ctx) }
 func (u *unnestOp) Close() error                   { return u.in.Close() }
+func (u *unnestOp) bind(p map[string]types.Value)  { u.env.Params = p }
+
+func (u *unnestOp) release() {
+	u.env.Row, u.env.Params = nil, nil
+	u.cur, u.ri, u.elem, u.ei = nil, 0, nil, 0
+	u.out.Rows = trim(u.out.Rows, maxPooledValues)
+	u.slab = trim(u.slab, maxPooledValues)
+}
 
 func (u *unnestOp) Next() (*Batch, error) {
 	u.out.Rows = u.out.Rows[:0]

@@ -26,6 +26,12 @@ type unpackOp struct {
 
 func (u *unpackOp) Open(ctx context.Context) error { return u.in.Open(ctx) }
 func (u *unpackOp) Close() error                   { return u.in.Close() }
+func (u *unpackOp) bind(map[string]types.Value)    {}
+
+func (u *unpackOp) release() {
+	u.cur, u.ri, u.ts, u.ti = nil, 0, nil, 0
+	u.out.Rows = trim(u.out.Rows, maxPooledValues)
+}
 
 func (u *unpackOp) Next() (*Batch, error) {
 	u.out.Rows = u.out.Rows[:0]

@@ -22,8 +22,10 @@
 // A KeySet is a tree (points, ranges, prefixes, IN UNNEST arrays, AND, OR)
 // whose leaves are constant expressions, so the shape is fixed at prepare
 // time and parameters are bound per execution: Resolve evaluates the leaves
-// and computes sorted, disjoint half-open Spans. A later structured-row-key
-// source adds leaves (an encoded key prefix) without changing the tree.
+// and computes sorted, disjoint half-open Spans (a Resolver does so in
+// memory it reuses, for the runs of a prepared scan). A later
+// structured-row-key source adds leaves (an encoded key prefix) without
+// changing the tree.
 //
 // # Invariants
 //

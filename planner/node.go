@@ -163,6 +163,31 @@ func (n *Limit) Children() []Node     { return []Node{n.Input} }
 func (n *Unnest) Children() []Node    { return []Node{n.Input} }
 func (n *Unpack) Children() []Node    { return []Node{n.Input} }
 
+// Input returns n's input: Children()[0], or nil for a leaf (Scan,
+// Values). Unlike Children it does not allocate, for code that walks a
+// plan on every execution (exec.Build).
+func Input(n Node) Node {
+	switch n := n.(type) {
+	case *Filter:
+		return n.Input
+	case *Project:
+		return n.Input
+	case *Aggregate:
+		return n.Input
+	case *Distinct:
+		return n.Input
+	case *Sort:
+		return n.Input
+	case *Limit:
+		return n.Input
+	case *Unnest:
+		return n.Input
+	case *Unpack:
+		return n.Input
+	}
+	return nil
+}
+
 func (*Scan) planNode()      {}
 func (*Values) planNode()    {}
 func (*Filter) planNode()    {}

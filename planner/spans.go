@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,30 +33,9 @@ func Resolve(k KeySet, eval func(sql.Expr) (types.Value, error)) (Spans, error) 
 	switch k := k.(type) {
 	case AllKeys:
 		return FullSpans, nil
-	case *KeyPoints:
-		var out Spans
-		for _, e := range k.Values {
-			v, err := eval(e)
-			if err != nil {
-				return nil, err
-			}
-			if !v.IsNull() {
-				out = append(out, point(v.Bytes()))
-			}
-		}
-		return normalize(out), nil
-	case *KeyArray:
-		v, err := eval(k.Array)
-		if err != nil || v.IsNull() {
-			return nil, err
-		}
-		var out Spans
-		for _, e := range v.Elems() {
-			if !e.IsNull() {
-				out = append(out, point(e.Bytes()))
-			}
-		}
-		return normalize(out), nil
+	case *KeyPoints, *KeyArray:
+		var r Resolver
+		return r.points(k, eval)
 	case *KeyRange:
 		return resolveRange(k, eval)
 	case *KeyFields:
@@ -122,7 +102,79 @@ func resolveRange(k *KeyRange, eval func(sql.Expr) (types.Value, error)) (Spans,
 	return Spans{sp}, nil
 }
 
-func point(k []byte) Span { return Span{Start: k, End: succ(k)} }
+// Resolver is Resolve with memory: it builds the spans of a set of
+// points (=, IN, IN UNNEST: every point read) in memory it reuses from one
+// call to the next, so that a point read's Resolve allocates nothing once
+// the memory has grown. The spans it returns are valid until its next
+// Resolve or Reset. The zero Resolver is ready; it is not safe for
+// concurrent use.
+type Resolver struct {
+	spans Spans
+	keys  []byte // the ends of spans, end to end
+}
+
+// Resolve is the package's Resolve with r's memory.
+func (r *Resolver) Resolve(k KeySet, eval func(sql.Expr) (types.Value, error)) (Spans, error) {
+	switch k.(type) {
+	case *KeyPoints, *KeyArray:
+		return r.points(k, eval)
+	}
+	return Resolve(k, eval)
+}
+
+// The memory Reset keeps at most: a few points' worth.
+const (
+	maxResolverSpans    = 16
+	maxResolverKeyBytes = 4 << 10
+)
+
+// Reset empties r, so that it keeps no key of the last Resolve alive, and
+// drops its memory when a large set of points has grown it.
+func (r *Resolver) Reset() {
+	if cap(r.spans) > maxResolverSpans || cap(r.keys) > maxResolverKeyBytes {
+		*r = Resolver{}
+		return
+	}
+	clear(r.spans[:cap(r.spans)])
+	r.spans, r.keys = r.spans[:0], r.keys[:0]
+}
+
+// points resolves a KeyPoints or KeyArray in r's memory, over the spans
+// of the call before.
+func (r *Resolver) points(k KeySet, eval func(sql.Expr) (types.Value, error)) (Spans, error) {
+	r.spans, r.keys = r.spans[:0], r.keys[:0]
+	switch k := k.(type) {
+	case *KeyPoints:
+		for _, e := range k.Values {
+			v, err := eval(e)
+			if err != nil {
+				return nil, err
+			}
+			r.addPoint(v)
+		}
+	case *KeyArray:
+		v, err := eval(k.Array)
+		if err != nil || v.IsNull() {
+			return nil, err
+		}
+		for _, e := range v.Elems() {
+			r.addPoint(e)
+		}
+	}
+	return normalize(r.spans), nil
+}
+
+// addPoint adds the span of key v, or nothing for NULL (as = NULL
+// selects nothing). The end is a capped slice of keys, which later keys
+// never overwrite.
+func (r *Resolver) addPoint(v types.Value) {
+	if v.IsNull() {
+		return
+	}
+	k, start := v.Bytes(), len(r.keys)
+	r.keys = append(append(slices.Grow(r.keys, len(k)+1), k...), 0)
+	r.spans = append(r.spans, Span{Start: k, End: r.keys[start:len(r.keys):len(r.keys)]})
+}
 
 // succ is the smallest key after k.
 func succ(k []byte) []byte { return append(append(make([]byte, 0, len(k)+1), k...), 0) }
@@ -144,15 +196,15 @@ func endLess(a, b []byte) bool {
 	return less(a, b)
 }
 
-// normalize sorts and merges overlapping or adjacent spans.
+// normalize sorts and merges overlapping or adjacent spans, in place:
+// every caller passes spans it has just built.
 func normalize(s Spans) Spans {
 	if len(s) == 0 {
 		return nil
 	}
-	out := append(Spans(nil), s...)
-	sortSpans(out)
-	merged := out[:1]
-	for _, sp := range out[1:] {
+	sortSpans(s)
+	merged := s[:1]
+	for _, sp := range s[1:] {
 		last := &merged[len(merged)-1]
 		if last.End == nil || !less(last.End, sp.Start) {
 			if endLess(last.End, sp.End) {
