@@ -24,3 +24,14 @@ func TestHandleHints(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHandles: the check every simple-protocol statement goes through,
+// on pgbench's point lookup.
+func BenchmarkHandles(b *testing.B) {
+	const q = "SELECT _key, cf['a'] FROM t WHERE _key = CAST(CAST(123456 AS STRING) AS BYTES)"
+	for b.Loop() {
+		if Handles(q) {
+			b.Fatal("handled")
+		}
+	}
+}

@@ -78,33 +78,46 @@ var handleHints = []string{"pg_", "information_schema", "current_", "user", "ver
 	"_privilege"}
 
 func mayHandle(sql string) bool {
-	for _, h := range handleHints {
-		if containsFoldASCII(sql, h) {
-			return true
+	for i := 0; i < len(sql); i++ {
+		for _, h := range hintsByFirstByte[sql[i]] {
+			if hasPrefixFoldASCII(sql[i:], h) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// containsFoldASCII reports whether s contains sub (lower-case ASCII),
-// ignoring ASCII case.
-func containsFoldASCII(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		j := 0
-		for ; j < len(sub); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				break
-			}
-		}
-		if j == len(sub) {
-			return true
+// hintsByFirstByte lists the handleHints that begin with each byte, in
+// either case, so that mayHandle reads the text once rather than once per
+// hint.
+var hintsByFirstByte = func() (t [256][]string) {
+	for _, h := range handleHints {
+		c := h[0]
+		t[c] = append(t[c], h)
+		if 'a' <= c && c <= 'z' {
+			t[c-'a'+'A'] = append(t[c-'a'+'A'], h)
 		}
 	}
-	return false
+	return t
+}()
+
+// hasPrefixFoldASCII reports whether s begins with prefix (lower-case
+// ASCII), ignoring ASCII case.
+func hasPrefixFoldASCII(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for j := 0; j < len(prefix); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // catalogWords are SQL-standard session functions written without
