@@ -26,7 +26,9 @@ type Statement interface {
 	Columns() []types.Field
 	// Run starts the statement. ctx governs the whole life of the
 	// returned Rows: pgwire cancels it on CancelRequest, on a client
-	// disconnect and when the portal closes.
+	// disconnect and when the portal closes. params belong to the caller
+	// again once the Rows are closed (or Run failed): pgwire reuses the
+	// map for the statement's next Bind.
 	Run(ctx context.Context, params map[string]types.Value) (Rows, error)
 }
 

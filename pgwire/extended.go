@@ -5,8 +5,6 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5/pgproto3"
-
-	"github.com/shale-db/shale/sql/types"
 )
 
 // parse handles Parse: prepare and store under the statement's name ("" is
@@ -65,7 +63,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		return errorf(codeProtocolViolation, fmt.Sprintf("bind message has %d parameter formats but %d parameters",
 			len(pf), len(p.params)))
 	}
-	args := make(map[string]types.Value, len(p.params))
+	args := p.takeArgs()
 	for i, b := range m.Parameters {
 		f := formatText
 		switch len(pf) {

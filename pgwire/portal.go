@@ -68,6 +68,12 @@ func (pt *portal) close() {
 	if pt.cancel != nil {
 		pt.cancel()
 	}
+	// With the rows closed the statement is done with the parameters
+	// (Statement.Run). A session statement's may live on in a cursor.
+	if pt.args != nil && pt.p.local == nil {
+		clear(pt.args)
+		pt.p.spareArgs, pt.args = pt.args, nil
+	}
 }
 
 // resolveFormats sets the portal's columns and applies the 0/1/N rule of
