@@ -243,19 +243,11 @@ func decodeBinary(oid uint32, t *types.Type, b []byte) (types.Value, error) {
 	return v, nil
 }
 
-// binarySize is the length of a fixed-size type's binary form (0: variable).
+// binarySize is the length of a fixed-size type's binary form (0: variable):
+// its typlen, except that "char" and name are read as text.
 func binarySize(oid uint32) int {
-	switch oid {
-	case oidBool:
-		return 1
-	case oidInt2:
-		return 2
-	case oidInt4, oidOID, oidFloat4, oidDate:
-		return 4
-	case oidInt8, oidFloat8, oidTimestamp, oidTimestamptz:
-		return 8
-	case oidUUID:
-		return 16
+	if n := typeSize(oid); n > 0 && oid != oidChar && oid != oidName {
+		return int(n)
 	}
 	return 0
 }
