@@ -208,6 +208,15 @@ func TestBIToolKeyPushdown(t *testing.T) {
 				t.Errorf("%s readings: %d, GoogleSQL %d %v", mode, n, want, err)
 			}
 		}
+		// LIKE on a text key field: its literal prefix is pushed as a range.
+		if err := c.QueryRow(ctx, `SELECT count(*) FROM "public"."readings" WHERE "device_type" LIKE 'pho%' AND "device_id" LIKE '4c4_0%'`).Scan(&n); err != nil {
+			t.Errorf("%s LIKE: %v", mode, err)
+		} else {
+			var want int64
+			if err := c.QueryRow(ctx, `SELECT COUNT(*) FROM readings WHERE device_type LIKE 'pho%' AND device_id LIKE '4c4_0%'`).Scan(&want); err != nil || n != want || n == 0 {
+				t.Errorf("%s LIKE: %d, GoogleSQL %d %v", mode, n, want, err)
+			}
+		}
 		c.Close(ctx)
 	}
 

@@ -15,9 +15,11 @@ import (
 // selects are certainly within its Cond:
 //
 //   - col op v for = < <= > >= (either way round), col BETWEEN a AND b, col
-//     IN (list), and an OR of equalities and IN lists on one column (an IN
-//     list); nothing else (NOT, <>, LIKE, functions, casts of the column, a
-//     comparison with another column or an outer query's) is pushed;
+//     IN (list), an OR of equalities and IN lists on one column (an IN
+//     list), and col LIKE v on a text column, pushed as the range of v's
+//     literal prefix (likePrefixConds); nothing else (NOT, <>, ILIKE, LIKE
+//     … ESCAPE, LIKE on bytea, functions, casts of the column, a comparison
+//     with another column or an outer query's) is pushed;
 //   - v is a literal or parameter, possibly cast, whose type is the
 //     column's (an untyped literal or parameter takes it, as the comparison
 //     does; int2/int4 also for int8);
@@ -115,6 +117,19 @@ func (b *binder) pushConjunct(n *pg_query.Node, sc *scope, ts *tableScanPlan) []
 			}
 		}
 		return out
+	case pg_query.A_Expr_Kind_AEXPR_LIKE:
+		col := b.pushColumn(a.Lexpr, sc, ts)
+		if op != "~~" || col < 0 {
+			return nil
+		}
+		if ts.table.Columns[col].TypeOID != tText {
+			return nil
+		}
+		v := b.pushValue(a.Rexpr, sc, tText)
+		if v == nil {
+			return nil
+		}
+		return []pushCond{{col: col, op: "LIKE", vals: []*cexpr{v}}}
 	case pg_query.A_Expr_Kind_AEXPR_IN:
 		col := b.pushColumn(a.Lexpr, sc, ts)
 		items := a.Rexpr.GetList().GetItems()
@@ -222,7 +237,11 @@ func (p *tableScanPlan) filter(ev *evaluator) []Cond {
 			}
 			cond.Values = append(cond.Values, s)
 		}
-		if ok && len(cond.Values) > 0 {
+		switch {
+		case !ok || len(cond.Values) == 0:
+		case pc.op == "LIKE":
+			out = append(out, likePrefixConds(cond)...)
+		default:
 			out = append(out, cond)
 		}
 	}
@@ -263,4 +282,39 @@ func canonicalText(v Value, typ uint32) (string, bool) {
 		return v.s, true
 	}
 	return "", false
+}
+
+// likePrefixConds turns text col LIKE pattern (cond) into the range of the
+// pattern's literal prefix: prefix <= col < the prefix's successor. Every
+// value the pattern matches starts with the prefix, so the range holds
+// them all. The prefix ends at the first % or _ not escaped by a backslash
+// (LIKE's default escape). No range is pushed for an empty prefix, and no
+// upper bound when the successor would not be UTF-8 text (the prefix ends
+// in a non-ASCII character).
+func likePrefixConds(cond Cond) []Cond {
+	pattern := cond.Values[0]
+	var prefix []byte
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		if c == '%' || c == '_' {
+			break
+		}
+		if c == '\\' {
+			if i++; i == len(pattern) {
+				return nil // a trailing escape: an error when LIKE runs
+			}
+			c = pattern[i]
+		}
+		prefix = append(prefix, c)
+	}
+	if len(prefix) == 0 {
+		return nil
+	}
+	lower := Cond{Column: cond.Column, Type: cond.Type, Op: ">=", Values: []string{string(prefix)}}
+	last := prefix[len(prefix)-1]
+	if last >= 0x7f {
+		return []Cond{lower}
+	}
+	succ := string(prefix[:len(prefix)-1]) + string(rune(last+1))
+	return []Cond{lower, {Column: cond.Column, Type: cond.Type, Op: "<", Values: []string{succ}}}
 }
