@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -84,7 +85,7 @@ func compareOp(op string) evalToFunc {
 		x, y := &a[0], &a[1]
 		switch {
 		case x.Kind() == types.KindInt64 && y.Kind() == types.KindInt64:
-			*dst = types.BoolValue(holds[cmpInt(x.Int64(), y.Int64())+1])
+			*dst = types.BoolValue(holds[cmp.Compare(x.Int64(), y.Int64())+1])
 		case x.IsNaN() || y.IsNaN():
 			*dst = types.BoolValue(ne)
 		default:
@@ -94,15 +95,6 @@ func compareOp(op string) evalToFunc {
 	}
 }
 
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 func intOp(f func(a, b int64) (int64, error)) evalToFunc {
 	return func(dst *types.Value, a []types.Value, _ *types.Type) error {
