@@ -15,6 +15,7 @@ const (
 	CodeInvalidText      = "22P02"
 	CodeDivisionByZero   = "22012"
 	CodeInvalidRegex     = "2201B"
+	CodeInvalidEscape    = "22025"
 	CodeCardinality      = "21000"
 	CodeNotSupported     = "0A000"
 	CodeCanceled         = "57014"

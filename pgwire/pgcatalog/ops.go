@@ -240,7 +240,9 @@ func matchExpr(op string, l, r *cexpr) *cexpr {
 		}
 		pattern := y.s
 		if like {
-			pattern = likeToRegex(pattern)
+			if pattern, err = likeToRegex(pattern); err != nil {
+				return null, err
+			}
 		}
 		re, err := ev.regexp(pattern, fold)
 		if err != nil {

@@ -12,15 +12,18 @@ func translateRegex(p string) string {
 }
 
 // likeToRegex converts a LIKE pattern (with \ as the escape) to an
-// anchored regular expression.
-func likeToRegex(p string) string {
+// anchored regular expression. A pattern ending in the escape is an error,
+// as in PostgreSQL.
+func likeToRegex(p string) (string, error) {
 	var sb strings.Builder
 	sb.WriteString(`(?s)^`)
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {
-		case c == '\\' && i+1 < len(p):
-			i++
+		case c == '\\':
+			if i++; i == len(p) {
+				return "", errorf(CodeInvalidEscape, noPos, "LIKE pattern must not end with escape character")
+			}
 			sb.WriteString(regexpQuote(p[i : i+1]))
 		case c == '%':
 			sb.WriteString(`.*`)
@@ -31,7 +34,7 @@ func likeToRegex(p string) string {
 		}
 	}
 	sb.WriteString(`$`)
-	return sb.String()
+	return sb.String(), nil
 }
 
 func regexpQuote(s string) string {
