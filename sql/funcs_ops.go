@@ -95,7 +95,6 @@ func compareOp(op string) evalToFunc {
 	}
 }
 
-
 func intOp(f func(a, b int64) (int64, error)) evalToFunc {
 	return func(dst *types.Value, a []types.Value, _ *types.Type) error {
 		r, err := f(a[0].Int64(), a[1].Int64())
