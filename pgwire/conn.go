@@ -43,6 +43,7 @@ type conn struct {
 	stmts     map[string]*prepared
 	portals   map[string]*portal
 	cursors   map[string]*cursor
+	ctxs      execContexts // the executions' contexts (portal.start)
 	tx        byte
 	localUndo map[string]string // SET LOCAL: values to restore at transaction end
 	skipping  bool              // an extended-protocol message failed: discard until Sync
@@ -50,7 +51,10 @@ type conn struct {
 	mu struct {
 		sync.Mutex
 		running context.CancelFunc // the executing portal's, for CancelRequest
-		since   time.Time          // when running was set
+		// runs counts the executions started (setRunning); seen is its
+		// value when the watch timer was set, so that a timer that finds it
+		// unchanged knows the execution running then has run all along.
+		runs, seen uint64
 		// watchTimer calls checkRunning; pending: it is set to (setRunning).
 		watchTimer *time.Timer
 		pending    bool
@@ -64,7 +68,8 @@ func (s *Server) serveConn(nc net.Conn) {
 	c := &conn{srv: s, nc: nc, enc: newEncoder(), tx: txIdle, stmts: map[string]*prepared{},
 		portals: map[string]*portal{}, cursors: map[string]*cursor{}}
 	c.ctx, c.cancel = context.WithCancel(s.ctx)
-	defer c.cancel()
+	c.ctxs.parent = c.ctx
+	defer c.cancel() // and every execution's context
 	defer func() {
 		if r := recover(); r != nil {
 			s.opts.Logger.Error("pgwire: session panicked", "panic", r, "stack", string(debug.Stack()))
@@ -199,15 +204,16 @@ func (c *conn) cancelRunning() {
 	}
 }
 
-// setRunning records the cancel function of the portal executing now (nil
-// once it stops). A query still running after watchDelay starts the
+// setRunning records the cancel function of the execution running now (nil
+// once it stops). An execution still running after watchDelay starts the
 // reader's read-ahead (connReader.watch), so that a client hanging up stops
 // it, and its end stops the read-ahead again; quick queries never pay for
 // the read-ahead goroutine's handoffs, nor do the queries after a slow one.
 //
-// Nor do they pay for stopping and resetting a timer each: the timer is
-// set by the first query to start while it is not pending, and when it
-// fires, checkRunning looks at whichever query runs then.
+// Nor do they pay for a clock reading, or for stopping and resetting a
+// timer each: the timer is set by the first execution to start while it is
+// not pending, and when it fires, checkRunning looks at whichever
+// execution runs then.
 func (c *conn) setRunning(cancel context.CancelFunc) {
 	c.mu.Lock()
 	c.mu.running = cancel
@@ -221,11 +227,11 @@ func (c *conn) setRunning(cancel context.CancelFunc) {
 	if cancel == nil || c.mu.watching {
 		return
 	}
-	c.mu.since = time.Now()
+	c.mu.runs++
 	if c.mu.pending {
 		return
 	}
-	c.mu.pending = true
+	c.mu.pending, c.mu.seen = true, c.mu.runs
 	if c.mu.watchTimer == nil {
 		c.mu.watchTimer = time.AfterFunc(watchDelay, c.checkRunning)
 	} else {
@@ -234,13 +240,14 @@ func (c *conn) setRunning(cancel context.CancelFunc) {
 }
 
 // watchDelay is how long a query runs before the session watches its
-// connection for a hang-up.
+// connection for a hang-up: at least this, and less than twice it.
 const watchDelay = 10 * time.Millisecond
 
-// checkRunning runs on the watch timer: it starts the read-ahead that
-// notices a client's hang-up if a query has run for watchDelay, sets the
-// timer again for a query that started since, and lets it lapse when no
-// query runs. It holds mu while it starts the read-ahead: the session
+// checkRunning runs on the watch timer. If the execution that ran when the
+// timer was set still runs, it has run for watchDelay: checkRunning starts
+// the read-ahead that notices a client's hang-up. If a later one runs, it
+// sets the timer again, to look at that one; if none runs, it lets the
+// timer lapse. It holds mu while it starts the read-ahead: the session
 // reads the connection only after setRunning(nil), so it never reads while
 // the read-ahead starts, and only one goroutine ever reads the connection.
 func (c *conn) checkRunning() {
@@ -250,8 +257,9 @@ func (c *conn) checkRunning() {
 		c.mu.pending = false
 		return
 	}
-	if wait := watchDelay - time.Since(c.mu.since); wait > 0 {
-		c.mu.watchTimer.Reset(wait)
+	if c.mu.runs != c.mu.seen {
+		c.mu.seen = c.mu.runs
+		c.mu.watchTimer.Reset(watchDelay)
 		return
 	}
 	c.mu.pending, c.mu.watching = false, true

@@ -263,6 +263,20 @@ func TestCancelRequest(t *testing.T) {
 	if err := c.Ping(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// The canceled execution's context is not the next one's, and a
+	// CancelRequest while no query runs cancels nothing.
+	for i := range 3 {
+		if i == 1 {
+			if err := c.PgConn().CancelRequest(ctx); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		var n int64
+		if err := c.QueryRow(ctx, "gen 1").Scan(&n, new(string)); err != nil || n != 1 {
+			t.Fatalf("gen 1 after the cancel (%d): %d, %v", i, n, err)
+		}
+	}
 }
 
 // TestStatementTimeout: a statement that runs past statement_timeout fails

@@ -32,6 +32,7 @@ type portal struct {
 	started bool
 	ctx     context.Context
 	cancel  context.CancelFunc
+	ctxs    *execContexts // where ctx came from and goes back to (nil: a timeout's)
 	// interrupt is what CancelRequest calls while the portal runs
 	// (pt.cancel, or a FETCH's cursor's).
 	interrupt context.CancelFunc
@@ -65,15 +66,27 @@ func (pt *portal) close() {
 		pt.rows.Close()
 		pt.rows = nil
 	}
-	if pt.cancel != nil {
-		pt.cancel()
-	}
+	pt.releaseContext()
 	// With the rows closed the statement is done with the parameters
 	// (Statement.Run). A session statement's may live on in a cursor.
 	if pt.args != nil && pt.p.local == nil {
 		clear(pt.args)
 		pt.p.spareArgs, pt.args = pt.args, nil
 	}
+}
+
+// releaseContext ends the portal's context, once: it goes back to the
+// session's execContexts, or is canceled.
+func (pt *portal) releaseContext() {
+	switch {
+	case pt.cancel == nil:
+		return
+	case pt.ctxs != nil:
+		pt.ctxs.put(pt.ctx, pt.cancel)
+	default:
+		pt.cancel()
+	}
+	pt.cancel, pt.ctxs = nil, nil
 }
 
 // resolveFormats sets the portal's columns and applies the 0/1/N rule of
@@ -167,11 +180,13 @@ func (c *conn) describePortal(pt *portal) error {
 	return nil
 }
 
-// start runs the portal's statement.
-func (c *conn) start(pt *portal) error {
+// start runs the portal's statement. For a statement run by the Executor
+// it returns running: the portal is left recorded as the running
+// execution (setRunning), and the caller ends that.
+func (c *conn) start(pt *portal) (running bool, err error) {
 	pt.started = true
 	if _, err := c.portalColumns(pt); err != nil {
-		return err
+		return false, err
 	}
 	// The context of this execution: CancelRequest, statement_timeout, the
 	// session's end and the portal's close end it. A timeout's context is
@@ -180,21 +195,21 @@ func (c *conn) start(pt *portal) error {
 	if d := c.set.timeout; d > 0 {
 		pt.ctx, pt.cancel = context.WithTimeoutCause(c.ctx, d, errStatementTimeout)
 	} else {
-		pt.ctx, pt.cancel = context.WithCancel(c.ctx)
+		pt.ctx, pt.cancel = c.ctxs.get()
+		pt.ctxs = &c.ctxs
 	}
 	pt.interrupt = pt.cancel
 	if pt.p.local != nil {
-		return c.runLocal(pt)
+		return false, c.runLocal(pt)
 	}
 	c.setRunning(pt.cancel)
-	defer c.setRunning(nil)
 	rows, err := pt.p.stmt.Run(pt.ctx, pt.args)
 	if err != nil {
-		return toPGError(pt.ctx, err, pt.p.origOffset)
+		return true, toPGError(pt.ctx, err, pt.p.origOffset)
 	}
 	pt.rows = rows
 	pt.tag = commandTag{verb: pt.p.verb, count: pt.p.verb != "EXPLAIN"}
-	return nil
+	return true, nil
 }
 
 // run executes a portal: up to maxRows rows (0: all), then PortalSuspended
@@ -216,16 +231,24 @@ func (c *conn) run(pt *portal, maxRows int64) error {
 		c.w.sendComplete(tag, n)
 		return nil
 	}
+	running := false
 	if !pt.started {
-		if err := c.start(pt); err != nil {
+		var err error
+		running, err = c.start(pt)
+		if running {
+			defer c.setRunning(nil)
+		}
+		if err != nil {
 			pt.done, pt.failed = true, true
 			return err
 		}
 	}
 	var n int64
 	if pt.rows != nil {
-		c.setRunning(pt.interrupt)
-		defer c.setRunning(nil)
+		if !running {
+			c.setRunning(pt.interrupt)
+			defer c.setRunning(nil)
+		}
 		for maxRows <= 0 || n < maxRows {
 			if !pt.rows.Next() {
 				break
@@ -251,8 +274,8 @@ func (c *conn) run(pt *portal, maxRows int64) error {
 		pt.close()
 	}
 	pt.done, pt.final = true, n
-	if pt.rows == nil && pt.cancel != nil {
-		pt.cancel()
+	if pt.rows == nil {
+		pt.releaseContext()
 	}
 	c.w.sendComplete(pt.tag, n)
 	return nil
