@@ -272,8 +272,8 @@ func (c *conn) checkRunning() {
 // closePortals closes every portal.
 func (c *conn) closePortals() {
 	for name, pt := range c.portals {
-		pt.close()
 		delete(c.portals, name)
+		pt.discard()
 	}
 }
 

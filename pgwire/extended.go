@@ -47,8 +47,8 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 			return errorf(codeDuplicateCursor, fmt.Sprintf("portal %q already exists", m.DestinationPortal))
 		}
 	} else if old := c.portals[""]; old != nil {
-		old.close()
 		delete(c.portals, "")
+		old.discard()
 	}
 	if c.tx == txFailed && (p.local == nil || (p.local.kind != localCommit && p.local.kind != localRollback &&
 		p.local.kind != localRollbackTo)) {
@@ -84,7 +84,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		}
 		args[p.params[i].name] = v
 	}
-	pt := &portal{p: p, args: args}
+	pt := p.newPortal(args)
 	switch {
 	case p.local != nil:
 		// A session statement's columns are known when it runs; Bind's
@@ -151,8 +151,8 @@ func (c *conn) closeMsg(m *pgproto3.Close) error {
 		delete(c.stmts, m.Name)
 	case 'P':
 		if pt := c.portals[m.Name]; pt != nil {
-			pt.close()
 			delete(c.portals, m.Name)
+			pt.discard()
 		}
 	default:
 		return errorf(codeProtocolViolation, fmt.Sprintf("invalid CLOSE message subtype %d", m.ObjectType))

@@ -75,6 +75,17 @@ func (pt *portal) close() {
 	}
 }
 
+// discard closes a portal that the session no longer names (it can no
+// longer be executed or described) and keeps it for its statement's next
+// Bind.
+func (pt *portal) discard() {
+	pt.close()
+	if p := pt.p; p.sparePortal == nil {
+		*pt = portal{}
+		p.sparePortal = pt
+	}
+}
+
 // releaseContext ends the portal's context, once: it goes back to the
 // session's execContexts, or is canceled.
 func (pt *portal) releaseContext() {

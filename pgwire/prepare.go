@@ -34,6 +34,20 @@ type prepared struct {
 	// for the next Bind: a map of 80-byte values is two allocations and
 	// most of a kilobyte per execution otherwise.
 	spareArgs map[string]types.Value
+	// sparePortal is a portal of stmt that the session no longer names
+	// (portal.discard), zeroed, for the next Bind.
+	sparePortal *portal
+}
+
+// newPortal returns a portal of p with args.
+func (p *prepared) newPortal(args map[string]types.Value) *portal {
+	pt := p.sparePortal
+	if pt == nil {
+		pt = new(portal)
+	}
+	p.sparePortal = nil
+	pt.p, pt.args = p, args
+	return pt
 }
 
 // takeArgs returns an empty map for a portal's parameters.
