@@ -16,6 +16,9 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if (to == tTimestamptz || to == tTimestamp || to == tDate) && v.k == kText {
 		return castTime(v.s, to), nil
 	}
+	if to == tBytea && v.k == kText {
+		return byteaIn(v.s)
+	}
 	if isTextType(to) || to == tJSON || to == tJSONB || to == tBytea || to == tNodeTree {
 		if v.k == kText {
 			return castText(v.s, to), nil

@@ -13,6 +13,7 @@ const (
 	CodeDatatypeMismatch = "42804"
 	CodeGrouping         = "42803"
 	CodeInvalidText      = "22P02"
+	CodeInvalidParameter = "22023"
 	CodeDivisionByZero   = "22012"
 	CodeInvalidRegex     = "2201B"
 	CodeInvalidEscape    = "22025"

@@ -188,6 +188,12 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 		l, r = b.unify(l, r)
 		return cmpExpr(op, l, r), nil
 	case "~", "!~", "~*", "!~*", "~~", "!~~", "~~*", "!~~*":
+		if l.typ == tBytea {
+			if op != "~~" && op != "!~~" || r.typ != tBytea && !r.untyped {
+				return nil, errorf(CodeUndefinedFunc, pos, "operator does not exist: bytea %s %s", op, formatType(r.typ, -1))
+			}
+			return likeBytesExpr(op == "!~~", l, b.coerce(r, tBytea)), nil
+		}
 		l, r = b.coerce(l, tText), b.coerce(r, tText)
 		return matchExpr(op, l, r), nil
 	case "||":
@@ -249,6 +255,22 @@ func matchExpr(op string, l, r *cexpr) *cexpr {
 			return null, err
 		}
 		return boolV(re.MatchString(x.s) != negate), nil
+	}}
+}
+
+// likeBytesExpr binds bytea LIKE (NOT LIKE when negate): it matches bytes,
+// not the text of their hex form.
+func likeBytesExpr(negate bool, l, r *cexpr) *cexpr {
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || x.isNull() || y.isNull() {
+			return null, err
+		}
+		ok, err := likeBytes(byteaBytes(x), byteaBytes(y))
+		if err != nil {
+			return null, err
+		}
+		return boolV(ok != negate), nil
 	}}
 }
 

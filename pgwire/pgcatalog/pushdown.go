@@ -16,9 +16,9 @@ import (
 //
 //   - col op v for = < <= > >= (either way round), col BETWEEN a AND b, col
 //     IN (list), an OR of equalities and IN lists on one column (an IN
-//     list), and col LIKE v on a text column, pushed as the range of v's
-//     literal prefix (likePrefixConds); nothing else (NOT, <>, ILIKE, LIKE
-//     … ESCAPE, LIKE on bytea, functions, casts of the column, a comparison
+//     list), and col LIKE v on a text or bytea column, pushed as the range
+//     of v's literal prefix (likePrefixConds); nothing else (NOT, <>,
+//     ILIKE, LIKE … ESCAPE, functions, casts of the column, a comparison
 //     with another column or an outer query's) is pushed;
 //   - v is a literal or parameter, possibly cast, whose type is the
 //     column's (an untyped literal or parameter takes it, as the comparison
@@ -27,9 +27,9 @@ import (
 //     timestamptz, and v's value, evaluated when the scan starts, is in
 //     the type's canonical text form (Cond), where comparing texts (or
 //     numbers) as the statement does agrees with comparing the values.
-//     A value that is NULL, fails to evaluate or is not canonical (bytea
-//     '\X62' or 'abc', a timestamp the scan cannot read back) drops its
-//     Cond: the statement then reads more, never less.
+//     A value that is NULL, fails to evaluate or is not canonical (a
+//     timestamp the scan cannot read back) drops its Cond: the statement
+//     then reads more, never less.
 
 // pushCond is a pushable conjunct, bound: the table column it restricts
 // and the value expressions (of the column's type) it compares with.
@@ -122,10 +122,11 @@ func (b *binder) pushConjunct(n *pg_query.Node, sc *scope, ts *tableScanPlan) []
 		if op != "~~" || col < 0 {
 			return nil
 		}
-		if ts.table.Columns[col].TypeOID != tText {
+		typ := ts.table.Columns[col].TypeOID
+		if typ != tText && typ != tBytea {
 			return nil
 		}
-		v := b.pushValue(a.Rexpr, sc, tText)
+		v := b.pushValue(a.Rexpr, sc, typ)
 		if v == nil {
 			return nil
 		}
@@ -284,15 +285,19 @@ func canonicalText(v Value, typ uint32) (string, bool) {
 	return "", false
 }
 
-// likePrefixConds turns text col LIKE pattern (cond) into the range of the
-// pattern's literal prefix: prefix <= col < the prefix's successor. Every
-// value the pattern matches starts with the prefix, so the range holds
-// them all. The prefix ends at the first % or _ not escaped by a backslash
-// (LIKE's default escape). No range is pushed for an empty prefix, and no
-// upper bound when the successor would not be UTF-8 text (the prefix ends
-// in a non-ASCII character).
+// likePrefixConds turns col LIKE pattern (cond, on a text or bytea column)
+// into the range of the pattern's literal prefix: prefix <= col < the
+// prefix's successor. Every value the pattern matches starts with the
+// prefix, so the range holds them all. The prefix ends at the first % or _
+// not escaped by a backslash (LIKE's default escape). No range is pushed
+// for an empty prefix, and no upper bound when the successor would not be
+// UTF-8 text (the prefix ends in a non-ASCII character) or when there is
+// none (bytes all 0xff).
 func likePrefixConds(cond Cond) []Cond {
 	pattern := cond.Values[0]
+	if cond.Type == tBytea {
+		pattern = string(byteaBytes(textV(pattern)))
+	}
 	var prefix []byte
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
@@ -309,6 +314,17 @@ func likePrefixConds(cond Cond) []Cond {
 	}
 	if len(prefix) == 0 {
 		return nil
+	}
+	if cond.Type == tBytea {
+		lower := Cond{Column: cond.Column, Type: cond.Type, Op: ">=", Values: []string{byteaV(prefix).s}}
+		for len(prefix) > 0 && prefix[len(prefix)-1] == 0xff {
+			prefix = prefix[:len(prefix)-1]
+		}
+		if len(prefix) == 0 {
+			return []Cond{lower}
+		}
+		prefix[len(prefix)-1]++
+		return []Cond{lower, {Column: cond.Column, Type: cond.Type, Op: "<", Values: []string{byteaV(prefix).s}}}
 	}
 	lower := Cond{Column: cond.Column, Type: cond.Type, Op: ">=", Values: []string{string(prefix)}}
 	last := prefix[len(prefix)-1]
