@@ -179,24 +179,40 @@ func appendJSONBytes(dst, b []byte) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s (UTF-8) as a JSON string literal.
+// appendJSONString appends s (UTF-8) as a JSON string literal. Runs of
+// bytes that need no escape are copied whole.
 func appendJSONString(dst, s []byte) []byte {
 	dst = append(dst, '"')
-	for _, c := range s {
-		switch {
-		case c == '"' || c == '\\':
+	start := 0
+	for i, c := range s {
+		if !jsonEscaped[c] {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		start = i + 1
+		switch c {
+		case '"', '\\':
 			dst = append(dst, '\\', c)
-		case c == '\n':
+		case '\n':
 			dst = append(dst, '\\', 'n')
-		case c == '\r':
+		case '\r':
 			dst = append(dst, '\\', 'r')
-		case c == '\t':
+		case '\t':
 			dst = append(dst, '\\', 't')
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		default:
-			dst = append(dst, c)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
 	}
+	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// jsonEscaped marks the bytes a JSON string must escape: the control
+// characters, the quote and the backslash.
+var jsonEscaped = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
