@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/shale-db/shale/pgwire/pgcatalog"
 	"github.com/shale-db/shale/sql/types"
 )
 
@@ -88,8 +89,7 @@ func decodeText(t *types.Type, s string) (types.Value, error) {
 		}
 		return types.StringValue(s), nil
 	case types.KindBytes:
-		b, ok := byteaIn(s)
-		if ok {
+		if b, err := pgcatalog.ParseBytea(s); err == nil {
 			return types.BytesValue(b), nil
 		}
 	case types.KindDate:
@@ -127,37 +127,6 @@ func parseFloat(s string) (float64, bool) {
 	f, err := strconv.ParseFloat(s, 64)
 	return f, err == nil
 }
-
-// byteaIn reads bytea's input forms: \x followed by hex digits, or the
-// escape form (\\ is a backslash, \ooo an octal byte, anything else
-// itself).
-func byteaIn(s string) ([]byte, bool) {
-	if strings.HasPrefix(s, `\x`) || strings.HasPrefix(s, `\X`) {
-		b, err := hex.DecodeString(s[2:])
-		return b, err == nil
-	}
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		switch {
-		case i+1 < len(s) && s[i+1] == '\\':
-			out = append(out, '\\')
-			i++
-		case i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]):
-			out = append(out, (s[i+1]-'0')<<6|(s[i+2]-'0')<<3|(s[i+3]-'0'))
-			i += 3
-		default:
-			return nil, false
-		}
-	}
-	return out, true
-}
-
-func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 
 // decodeTextArray reads a one-dimensional array literal {a,"b c",NULL}.
 func decodeTextArray(t *types.Type, s string) (types.Value, error) {

@@ -7,15 +7,25 @@ import (
 
 // A bytea value is held as its text output, hex format (`\x` and two
 // lowercase digits per byte), so that bytea values compare as text the way
-// their bytes compare. byteaIn reads PostgreSQL's two input formats into
-// that form:
+// their bytes compare. byteaIn reads bytea input (ParseBytea) into that
+// form.
+func byteaIn(s string) (Value, error) {
+	b, err := ParseBytea(s)
+	if err != nil {
+		return null, err
+	}
+	return byteaV(b), nil
+}
+
+// ParseBytea reads PostgreSQL's two bytea input formats, with PostgreSQL's
+// errors (an *Error: 22023 for bad hex, 22P02 for a bad escape):
 //   - hex: `\x` then pairs of hex digits, either case, with white space
 //     allowed between pairs;
 //   - escape: any other text, where `\\` is a backslash, `\ooo` (octal, at
 //     most 377) is that byte, and every other byte stands for itself.
-func byteaIn(s string) (Value, error) {
+func ParseBytea(s string) ([]byte, error) {
 	if strings.HasPrefix(s, `\x`) {
-		return byteaHexIn(s[2:])
+		return parseByteaHex(s[2:])
 	}
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
@@ -32,16 +42,16 @@ func byteaIn(s string) (Value, error) {
 			out = append(out, (s[i+1]-'0')<<6|(s[i+2]-'0')<<3|(s[i+3]-'0'))
 			i += 3
 		default:
-			return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type bytea")
+			return nil, errorf(CodeInvalidText, noPos, "invalid input syntax for type bytea")
 		}
 	}
-	return byteaV(out), nil
+	return out, nil
 }
 
 func isOctal(c byte) bool { return '0' <= c && c <= '7' }
 
-// byteaHexIn reads the digits of hex-format bytea input.
-func byteaHexIn(s string) (Value, error) {
+// parseByteaHex reads the digits of hex-format bytea input.
+func parseByteaHex(s string) ([]byte, error) {
 	out := make([]byte, 0, len(s)/2)
 	for i := 0; i < len(s); {
 		switch s[i] {
@@ -51,19 +61,19 @@ func byteaHexIn(s string) (Value, error) {
 		}
 		hi, ok := unhex(s[i])
 		if !ok {
-			return null, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal digit: %q", s[i:i+1])
+			return nil, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal digit: %q", s[i:i+1])
 		}
 		if i+1 == len(s) {
-			return null, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal data: odd number of digits")
+			return nil, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal data: odd number of digits")
 		}
 		lo, ok := unhex(s[i+1])
 		if !ok {
-			return null, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal digit: %q", s[i+1:i+2])
+			return nil, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal digit: %q", s[i+1:i+2])
 		}
 		out = append(out, hi<<4|lo)
 		i += 2
 	}
-	return byteaV(out), nil
+	return out, nil
 }
 
 func unhex(c byte) (byte, bool) {
