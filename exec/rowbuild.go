@@ -41,7 +41,8 @@ func (s *scanOp) buildRow(r *storage.Row) ([]types.Value, error) {
 		if rd.CellCols != nil {
 			s.directCells(rd, cells[i:j], s.vals[start:start+w])
 		} else {
-			s.vals[start+rd.Col] = s.familyValue(rd, cells[i:j])
+			v := s.familyValue(rd, cells[i:j]) // it appends to s.vals: index after
+			s.vals[start+rd.Col] = v
 		}
 		cells = cells[j:]
 	}
@@ -105,9 +106,13 @@ func (s *scanOp) decodeKey(dst []types.Value, key []byte) error {
 }
 
 // familyValue builds MAP<BYTES, V> (latest cell per qualifier) or, with
-// history, MAP<BYTES, ARRAY<STRUCT<timestamp, value>>> (newest first).
+// history, MAP<BYTES, ARRAY<STRUCT<timestamp, value>>> (newest first). The
+// entries of a latest-cell map are appended straight to the slab; a
+// history map's are staged in s.kv, since each entry's versions take slab
+// room of their own while the map is built.
 func (s *scanOp) familyValue(rd planner.FamilyRead, cells []storage.Cell) types.Value {
 	t := rd.Family.Type(s.n.History)
+	start := len(s.vals)
 	kv := s.kv[:0]
 	for i := 0; i < len(cells); {
 		q := cells[i].Qualifier
@@ -115,24 +120,22 @@ func (s *scanOp) familyValue(rd planner.FamilyRead, cells []storage.Cell) types.
 		for j < len(cells) && string(cells[j].Qualifier) == string(q) {
 			j++
 		}
-		if !selected(rd, q) {
-			i = j
-			continue
-		}
-		var val types.Value
-		if s.n.History {
-			val = s.versions(rd.Family, cells[i:j])
-		} else {
-			val = s.cellValue(rd.Family, cells[i:j])
-		}
-		if !val.IsNull() {
-			kv = append(kv, types.BytesValue(s.copyBytes(q)), val)
+		switch {
+		case !selected(rd, q):
+		case s.n.History:
+			kv = append(kv, types.BytesValue(s.copyBytes(q)), s.versions(rd.Family, cells[i:j]))
+		default:
+			if val := s.cellValue(rd.Family, cells[i:j]); !val.IsNull() {
+				s.vals = append(s.vals, types.BytesValue(s.copyBytes(q)), val)
+			}
 		}
 		i = j
 	}
-	s.kv = kv
-	start := len(s.vals)
-	s.vals = append(s.vals, kv...)
+	if s.n.History {
+		s.kv = kv
+		start = len(s.vals)
+		s.vals = append(s.vals, kv...)
+	}
 	return types.MapValue(t, s.vals[start:len(s.vals):len(s.vals)])
 }
 
