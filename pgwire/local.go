@@ -28,6 +28,7 @@ const (
 	localFetch                           // FETCH [n | ALL | NEXT | FORWARD ...] [FROM | IN] name
 	localMove                            // MOVE ... (FETCH without rows)
 	localClose                           // CLOSE name | ALL
+	localCopy                            // COPY (query) | table TO STDOUT [options]
 )
 
 // localStmt is a parsed session statement.
@@ -43,8 +44,9 @@ type localStmt struct {
 	funcs  []funcItem
 	hold   bool   // DECLARE ... WITH HOLD
 	binary bool   // DECLARE BINARY
-	query  string // DECLARE's query, from after FOR
-	qstart int    // byte offset of query in the statement
+	query  string // DECLARE's query, from after FOR; COPY's query
+	qstart int    // byte offset of query in the statement (-1: not the client's text)
+	copy   *copyOpts
 	word   string // DISCARD's object
 }
 
@@ -305,6 +307,8 @@ func parseLocal(text string) (*localStmt, error) {
 		return parseLocalSelect(w), nil
 	case "declare":
 		st, err = parseDeclare(w)
+	case "copy":
+		st, err = parseCopy(w)
 	case "fetch", "move":
 		st, err = parseFetch(w, strings.EqualFold(first, "move"))
 	case "close":

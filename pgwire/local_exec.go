@@ -15,11 +15,14 @@ import (
 func (c *conn) prepareLocal(p *prepared, st *localStmt, oids []uint32) (*prepared, error) {
 	p.local = st
 	switch st.kind {
-	case localDeclare:
+	case localDeclare, localCopy:
 		inner, err := c.prepareQuery(&prepared{text: st.query}, oids)
 		if err != nil {
 			if pe, ok := err.(*pgError); ok && pe.pos >= 0 {
 				pe.pos += st.qstart
+				if st.qstart < 0 { // COPY table: a query of our own making
+					pe.pos = -1
+				}
 			}
 			return nil, err
 		}
@@ -120,6 +123,8 @@ func (c *conn) runLocal(pt *portal) error {
 		}
 	case localDeclare:
 		tag, err = "DECLARE CURSOR", c.declare(pt)
+	case localCopy:
+		tag, err = c.copyOut(pt)
 	case localFetch, localMove:
 		return c.fetch(pt, st)
 	case localClose:

@@ -129,7 +129,12 @@ func receiveUntil(t *testing.T, fe *pgproto3.Frontend, types []string) string {
 			if err != nil {
 				t.Fatalf("waiting for %s: %v\n%s", want, err, b.String())
 			}
-			js, err := json.Marshal(redact(m))
+			var js []byte
+			if cd, ok := m.(*pgproto3.CopyData); ok { // its text, not hex
+				js, err = json.Marshal(struct{ Type, Text string }{"CopyData", string(cd.Data)})
+			} else {
+				js, err = json.Marshal(redact(m))
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,7 +2,9 @@ package server_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -53,12 +55,27 @@ func TestDemoOverPostgres(t *testing.T) {
 	if err := rows.Err(); err != nil || strings.Join(got, ",") != "4c410523 2020-05-01T00:00:00Z,4c410523 2020-05-01T01:00:00Z" {
 		t.Fatalf("readings by key fields: %v %v", got, err)
 	}
+	// COPY … TO STDOUT streams rows in CSV (pgx's CopyTo; psql's \copy).
+	var csv strings.Builder
+	tag, err := c.PgConn().CopyTo(ctx, &csv, "COPY (SELECT device_id, ts FROM readings WHERE device_type = 'phone' "+
+		"AND device_id = '4c410523' ORDER BY ts LIMIT 2) TO STDOUT WITH (FORMAT csv, HEADER)")
+	want := "device_id,ts\n4c410523,2020-05-01 00:00:00+00\n4c410523,2020-05-01 01:00:00+00\n"
+	if err != nil || tag.String() != "COPY 2" || csv.String() != want {
+		t.Fatalf("COPY TO STDOUT: %q %v\n%s", tag, err, csv.String())
+	}
 	if _, err := exec.LookPath("psql"); err == nil {
 		host, port, _ := strings.Cut(addr, ":")
 		out, err := exec.Command("psql", "-X", "-h", host, "-p", port, "-d", "demo", "-At", "-c",
 			"SELECT CAST(stats_summary['os_build'] AS STRING) FROM analytics WHERE _key = 'phone#4c410523#20190501'").CombinedOutput()
 		if err != nil || strings.TrimSpace(string(out)) != "PQ2A.190405.003" {
 			t.Fatalf("psql: %v\n%s", err, out)
+		}
+		file := filepath.Join(t.TempDir(), "counters.csv")
+		out, err = exec.Command("psql", "-X", "-h", host, "-p", port, "-d", "demo", "-c",
+			`\copy (SELECT _key, clicks['count'] AS clicks FROM counters ORDER BY _key LIMIT 1) TO '`+file+`' CSV HEADER`).CombinedOutput()
+		data, _ := os.ReadFile(file)
+		if err != nil || strings.TrimSpace(string(out)) != "COPY 1" || string(data) != "_key,clicks\n\\x7061676523646f6373,2\n" {
+			t.Fatalf("psql \\copy: %v\n%s\nfile: %q", err, out, data)
 		}
 	}
 	c.Close(ctx)

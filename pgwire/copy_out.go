@@ -1,0 +1,134 @@
+package pgwire
+
+import (
+	"encoding/binary"
+	"strconv"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// copyOut runs a COPY … TO STDOUT: CopyOutResponse, one CopyData per row
+// (streamed into the write buffer, which is flushed as it fills), then
+// CopyDone; the tag is COPY n. An error after CopyOutResponse ends the
+// copy with an ErrorResponse, which clients expect in its place.
+func (c *conn) copyOut(pt *portal) (string, error) {
+	st, inner, ctx := pt.p.local, pt.p.inner, pt.ctx
+	c.setRunning(pt.cancel)
+	defer c.setRunning(nil)
+	offsets := func(r int) int { return -1 }
+	if st.qstart >= 0 {
+		offsets = func(r int) int { return st.qstart + inner.origOffset(r) }
+	}
+	rows, err := inner.stmt.Run(ctx, pt.args)
+	if err != nil {
+		return "", toPGError(ctx, err, offsets)
+	}
+	defer rows.Close()
+	cols, o := inner.cols, st.copy
+	c.w.send(&pgproto3.CopyOutResponse{OverallFormat: 0, ColumnFormatCodes: make([]uint16, len(cols))})
+	if o.header {
+		line := c.w.buf
+		start := len(line)
+		line = append(line, 'd', 0, 0, 0, 0)
+		for i, col := range cols {
+			if i > 0 {
+				line = append(line, o.delim)
+			}
+			line = o.appendField(line, []byte(col.name), false, len(cols) == 1)
+		}
+		line = append(line, '\n')
+		binary.BigEndian.PutUint32(line[start+1:], uint32(len(line)-start-1))
+		c.w.buf = line
+	}
+	force := make([]bool, len(cols))
+	for i, col := range cols {
+		force[i] = o.forceAll || o.forceCols[col.name]
+	}
+	var n int64
+	var text []byte
+	for rows.Next() {
+		row := rows.Row()
+		line := c.w.buf
+		start := len(line)
+		line = append(line, 'd', 0, 0, 0, 0)
+		for i, v := range row {
+			if i > 0 {
+				line = append(line, o.delim)
+			}
+			if v.IsNull() {
+				line = append(line, o.null...)
+				continue
+			}
+			if text, err = c.enc.appendValue(text[:0], v, cols[i].oid, formatText); err != nil {
+				c.w.buf = c.w.buf[:start]
+				return "", toPGError(ctx, err, nil)
+			}
+			line = o.appendField(line, text, force[i], len(cols) == 1)
+		}
+		line = append(line, '\n')
+		binary.BigEndian.PutUint32(line[start+1:], uint32(len(line)-start-1))
+		c.w.buf = line
+		n++
+		if err := c.w.flushIfFull(); err != nil {
+			return "", toPGError(ctx, err, nil)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return "", toPGError(ctx, err, offsets)
+	}
+	c.w.send(&pgproto3.CopyDone{})
+	return "COPY " + strconv.FormatInt(n, 10), nil
+}
+
+// appendField appends one non-null field in the copy's format. In text
+// format the backslash and the delimiter are escaped, and so are the
+// control characters COPY names (\b \f \n \r \t \v); in CSV a field is quoted when it must be
+// (it holds the delimiter, the quote, a line end, or reads as the null
+// string, or is \. alone on its line, which ends CSV data) or when forced,
+// doubling the quote (or escaping it) inside.
+func (o *copyOpts) appendField(dst, f []byte, force, alone bool) []byte {
+	if !o.csv {
+		for _, c := range f {
+			switch c {
+			case '\\':
+				dst = append(dst, '\\', '\\')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\v':
+				dst = append(dst, '\\', 'v')
+			default:
+				if c == o.delim {
+					dst = append(dst, '\\')
+				}
+				dst = append(dst, c)
+			}
+		}
+		return dst
+	}
+	quote := force || string(f) == o.null || alone && string(f) == `\.`
+	for _, c := range f {
+		if c == o.delim || c == o.quote || c == '\n' || c == '\r' {
+			quote = true
+			break
+		}
+	}
+	if !quote {
+		return append(dst, f...)
+	}
+	dst = append(dst, o.quote)
+	for _, c := range f {
+		if c == o.quote || c == o.escape {
+			dst = append(dst, o.escape)
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, o.quote)
+}
