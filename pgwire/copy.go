@@ -34,6 +34,9 @@ type copyOpts struct {
 	quoteSet   bool
 	escapeSet  bool
 	formatSeen bool
+	// textEscapes maps a byte text format escapes to what follows the
+	// backslash (0: written as it is).
+	textEscapes [256]byte
 }
 
 // parseCopy reads a COPY statement after its first word.
@@ -290,6 +293,12 @@ func (o *copyOpts) resolve() error {
 	}
 	if !o.escapeSet {
 		o.escape = o.quote
+	}
+	for c, e := range map[byte]byte{'\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't', '\v': 'v', '\\': '\\'} {
+		o.textEscapes[c] = e
+	}
+	if o.textEscapes[o.delim] == 0 {
+		o.textEscapes[o.delim] = o.delim
 	}
 	switch {
 	case o.delim == '\r' || o.delim == '\n':

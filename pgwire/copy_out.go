@@ -1,7 +1,6 @@
 package pgwire
 
 import (
-	"encoding/binary"
 	"strconv"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -27,18 +26,14 @@ func (c *conn) copyOut(pt *portal) (string, error) {
 	cols, o := inner.cols, st.copy
 	c.w.send(&pgproto3.CopyOutResponse{OverallFormat: 0, ColumnFormatCodes: make([]uint16, len(cols))})
 	if o.header {
-		line := c.w.buf
-		start := len(line)
-		line = append(line, 'd', 0, 0, 0, 0)
+		start := c.w.begin('d')
 		for i, col := range cols {
 			if i > 0 {
-				line = append(line, o.delim)
+				c.w.buf = append(c.w.buf, o.delim)
 			}
-			line = o.appendField(line, []byte(col.name), false, len(cols) == 1)
+			c.w.buf = o.appendField(c.w.buf, []byte(col.name), false, len(cols) == 1)
 		}
-		line = append(line, '\n')
-		binary.BigEndian.PutUint32(line[start+1:], uint32(len(line)-start-1))
-		c.w.buf = line
+		c.w.end(start, '\n')
 	}
 	force := make([]bool, len(cols))
 	for i, col := range cols {
@@ -47,27 +42,22 @@ func (c *conn) copyOut(pt *portal) (string, error) {
 	var n int64
 	var text []byte
 	for rows.Next() {
-		row := rows.Row()
-		line := c.w.buf
-		start := len(line)
-		line = append(line, 'd', 0, 0, 0, 0)
-		for i, v := range row {
+		start := c.w.begin('d')
+		for i, v := range rows.Row() {
 			if i > 0 {
-				line = append(line, o.delim)
+				c.w.buf = append(c.w.buf, o.delim)
 			}
 			if v.IsNull() {
-				line = append(line, o.null...)
+				c.w.buf = append(c.w.buf, o.null...)
 				continue
 			}
 			if text, err = c.enc.appendValue(text[:0], v, cols[i].oid, formatText); err != nil {
 				c.w.buf = c.w.buf[:start]
 				return "", toPGError(ctx, err, nil)
 			}
-			line = o.appendField(line, text, force[i], len(cols) == 1)
+			c.w.buf = o.appendField(c.w.buf, text, force[i], len(cols) == 1)
 		}
-		line = append(line, '\n')
-		binary.BigEndian.PutUint32(line[start+1:], uint32(len(line)-start-1))
-		c.w.buf = line
+		c.w.end(start, '\n')
 		n++
 		if err := c.w.flushIfFull(); err != nil {
 			return "", toPGError(ctx, err, nil)
@@ -88,30 +78,16 @@ func (c *conn) copyOut(pt *portal) (string, error) {
 // doubling the quote (or escaping it) inside.
 func (o *copyOpts) appendField(dst, f []byte, force, alone bool) []byte {
 	if !o.csv {
-		for _, c := range f {
-			switch c {
-			case '\\':
-				dst = append(dst, '\\', '\\')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\v':
-				dst = append(dst, '\\', 'v')
-			default:
-				if c == o.delim {
-					dst = append(dst, '\\')
-				}
-				dst = append(dst, c)
+		start := 0
+		for i, c := range f {
+			e := o.textEscapes[c]
+			if e == 0 {
+				continue
 			}
+			dst = append(append(dst, f[start:i]...), '\\', e)
+			start = i + 1
 		}
-		return dst
+		return append(dst, f[start:]...)
 	}
 	quote := force || string(f) == o.null || alone && string(f) == `\.`
 	for _, c := range f {

@@ -48,6 +48,20 @@ func (w *msgWriter) flush() error {
 }
 
 // flushIfFull writes the buffer out once it passes flushAt.
+// begin starts a message of type typ appended in place (w.buf), returning
+// where it starts; end closes it.
+func (w *msgWriter) begin(typ byte) int {
+	start := len(w.buf)
+	w.buf = append(w.buf, typ, 0, 0, 0, 0)
+	return start
+}
+
+// end appends tail to the message begun at start and sets its length.
+func (w *msgWriter) end(start int, tail ...byte) {
+	w.buf = append(w.buf, tail...)
+	binary.BigEndian.PutUint32(w.buf[start+1:], uint32(len(w.buf)-start-1))
+}
+
 func (w *msgWriter) flushIfFull() error {
 	if len(w.buf) >= flushAt {
 		return w.flush()
