@@ -22,6 +22,7 @@ type cexpr struct {
 	fields  []colDef // a record's fields
 	isConst bool
 	val     Value
+	pos     int32 // a string literal's offset, for the errors of its input
 	// weak marks a name PostgreSQL would override with an enclosing cast's
 	// type name (FigureColname's strength <= 1).
 	weak bool
@@ -62,6 +63,9 @@ func (b *binder) coerce(e *cexpr, to uint32) *cexpr {
 func coerce(e *cexpr, to uint32) *cexpr {
 	if e.typ == to || to == tUnknown || to == 0 {
 		return e
+	}
+	if e.isConst && e.untyped && e.val.k == kText && to == tBytea {
+		return byteaLiteral(e)
 	}
 	from, inner := e.typ, e.fn
 	out := &cexpr{typ: to, name: e.name, fields: e.fields, param: e.param, fn: func(ev *evaluator, en *env) (Value, error) {
@@ -187,7 +191,7 @@ func bindConst(c *pg_query.A_Const) *cexpr {
 		return e
 	case *pg_query.A_Const_Sval:
 		e := constExpr(textV(v.Sval.Sval), tUnknown)
-		e.untyped = true
+		e.untyped, e.pos = true, c.Location
 		return e
 	case *pg_query.A_Const_Bsval:
 		return constExpr(textV(v.Bsval.Bsval), tText)
