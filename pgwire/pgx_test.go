@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -329,5 +330,25 @@ func TestMaxConns(t *testing.T) {
 	_, err := pgx.Connect(context.Background(), "postgres://tester@"+addr+"/db?sslmode=disable")
 	if pgCode(err) != "53300" {
 		t.Fatalf("second connection: %v", err)
+	}
+}
+
+// TestCopyCancel: a COPY runs until the client gives up on it (pgx hangs
+// up when CopyTo's context ends), and then stops.
+func TestCopyCancel(t *testing.T) {
+	addr, f := startServer(t, pgwire.Options{})
+	c := connect(t, addr)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := c.PgConn().CopyTo(ctx, io.Discard, "COPY (forever) TO STDOUT"); err == nil {
+		t.Fatal("COPY (forever) ended without an error")
+	}
+	select {
+	case w := <-f.ended:
+		if w != "forever" {
+			t.Fatalf("ended %q", w)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the COPY kept running after the client hung up")
 	}
 }
