@@ -16,6 +16,9 @@ import (
 // The options are FORMAT text | csv, DELIMITER, NULL, HEADER, QUOTE,
 // ESCAPE, FORCE_QUOTE * | (columns) and ENCODING 'UTF8'; the legacy forms
 // (WITH CSV HEADER, DELIMITER AS ',', FORCE QUOTE *, …) are read too.
+// Option strings go through pgwire's tokenizer, which lexes by GoogleSQL's
+// rules: a backslash escapes the character after it, so a backslash as
+// ESCAPE or DELIMITER is written E'\\'.
 // A table is read as `SELECT * FROM table` (or its columns), in whichever
 // dialect reads it (prepareQuery), so it has the columns a query of it has.
 
@@ -81,10 +84,10 @@ func parseCopy(w *words) (*localStmt, error) {
 				}
 			}
 			e, _ := w.peek()
-			cols = w.text[c.start:e.start]
 			if !w.punct(")") {
 				return nil, syntaxError(w)
 			}
+			cols = w.text[c.start:e.start]
 		}
 		st.query = "SELECT " + strings.TrimSpace(cols) + " FROM " + strings.TrimSpace(table)
 		st.qstart = -1 // not the client's text: errors carry no position

@@ -128,6 +128,9 @@ func (w *words) ident() (string, bool) {
 		w.skip()
 		return strings.ToLower(s), true
 	case t.kind == tokString && s[0] == '"', t.kind == tokQuotedIdent:
+		if len(s) < 2 || s[len(s)-1] != s[0] {
+			return "", false // unterminated: the lexer ran out of text
+		}
 		w.skip()
 		return unquoteIdent(s), true
 	}
