@@ -188,11 +188,11 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 		l, r = b.unify(l, r)
 		return cmpExpr(op, l, r), nil
 	case "~", "!~", "~*", "!~*", "~~", "!~~", "~~*", "!~~*":
-		if l.typ == tBytea {
+		if l.typ == tBytea || r.typ == tBytea && l.untyped {
 			if op != "~~" && op != "!~~" || r.typ != tBytea && !r.untyped {
 				return nil, errorf(CodeUndefinedFunc, pos, "operator does not exist: bytea %s %s", op, formatType(r.typ, -1))
 			}
-			return likeBytesExpr(op == "!~~", l, b.coerce(r, tBytea)), nil
+			return likeBytesExpr(op == "!~~", b.coerce(l, tBytea), b.coerce(r, tBytea)), nil
 		}
 		l, r = b.coerce(l, tText), b.coerce(r, tText)
 		return matchExpr(op, l, r), nil
