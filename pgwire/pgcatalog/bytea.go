@@ -8,8 +8,12 @@ import (
 // A bytea value is held as its text output, hex format (`\x` and two
 // lowercase digits per byte), so that bytea values compare as text the way
 // their bytes compare. byteaIn reads bytea input (ParseBytea) into that
-// form.
+// form; input already in it (every bytea a table scan returns) is kept as
+// it is.
 func byteaIn(s string) (Value, error) {
+	if isCanonicalBytea(s) {
+		return textV(s), nil
+	}
 	b, err := ParseBytea(s)
 	if err != nil {
 		return null, err
@@ -62,6 +66,20 @@ func ParseBytea(s string) ([]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// isCanonicalBytea reports whether s is a bytea value's form: \x and
+// lowercase hex digit pairs.
+func isCanonicalBytea(s string) bool {
+	if len(s) < 2 || s[:2] != `\x` || len(s)%2 != 0 {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func isOctal(c byte) bool { return '0' <= c && c <= '7' }

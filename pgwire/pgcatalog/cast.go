@@ -16,10 +16,13 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if (to == tTimestamptz || to == tTimestamp || to == tDate) && v.k == kText {
 		return castTime(v.s, to), nil
 	}
-	if to == tBytea && v.k == kText {
-		return byteaIn(v.s)
+	if to == tBytea {
+		if v.k == kText {
+			return byteaIn(v.s)
+		}
+		return byteaIn(ev.text(v, from))
 	}
-	if isTextType(to) || to == tJSON || to == tJSONB || to == tBytea || to == tNodeTree {
+	if isTextType(to) || to == tJSON || to == tJSONB || to == tNodeTree {
 		if v.k == kText {
 			return castText(v.s, to), nil
 		}

@@ -259,14 +259,22 @@ func matchExpr(op string, l, r *cexpr) *cexpr {
 }
 
 // likeBytesExpr binds bytea LIKE (NOT LIKE when negate): it matches bytes,
-// not the text of their hex form.
+// not the text of their hex form. A constant pattern is decoded once.
 func likeBytesExpr(negate bool, l, r *cexpr) *cexpr {
+	var pattern []byte
+	if r.isConst && !r.val.isNull() {
+		pattern = byteaBytes(r.val)
+	}
 	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		x, y, err := eval2(ev, e, l, r)
 		if err != nil || x.isNull() || y.isNull() {
 			return null, err
 		}
-		ok, err := likeBytes(byteaBytes(x), byteaBytes(y))
+		p := pattern
+		if p == nil {
+			p = byteaBytes(y)
+		}
+		ok, err := likeBytes(byteaBytes(x), p)
 		if err != nil {
 			return null, err
 		}

@@ -263,13 +263,8 @@ func canonicalText(v Value, typ uint32) (string, bool) {
 			return v.s, true
 		}
 	case tBytea:
-		if v.k != kText || len(v.s) < 2 || v.s[:2] != `\x` || len(v.s)%2 != 0 {
+		if v.k != kText || !isCanonicalBytea(v.s) {
 			return "", false
-		}
-		for _, c := range v.s[2:] {
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-				return "", false
-			}
 		}
 		return v.s, true
 	case tTimestamptz:
