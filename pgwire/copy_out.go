@@ -14,10 +14,7 @@ func (c *conn) copyOut(pt *portal) (string, error) {
 	st, inner, ctx := pt.p.local, pt.p.inner, pt.ctx
 	c.setRunning(pt.cancel)
 	defer c.setRunning(nil)
-	offsets := func(r int) int { return -1 }
-	if st.qstart >= 0 {
-		offsets = func(r int) int { return st.qstart + inner.origOffset(r) }
-	}
+	offsets := innerOffsets(st, inner)
 	rows, err := inner.stmt.Run(ctx, pt.args)
 	if err != nil {
 		return "", toPGError(ctx, err, offsets)

@@ -46,7 +46,7 @@ func (c *conn) declare(pt *portal) error {
 	defer c.setRunning(nil)
 	rows, err := inner.stmt.Run(cur.ctx, pt.args)
 	if err != nil {
-		pe := toPGError(cur.ctx, err, func(r int) int { return st.qstart + inner.origOffset(r) })
+		pe := toPGError(cur.ctx, err, innerOffsets(st, inner))
 		cur.cancel()
 		return pe
 	}

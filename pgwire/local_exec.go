@@ -18,11 +18,8 @@ func (c *conn) prepareLocal(p *prepared, st *localStmt, oids []uint32) (*prepare
 	case localDeclare, localCopy:
 		inner, err := c.prepareQuery(&prepared{text: st.query}, oids)
 		if err != nil {
-			if pe, ok := err.(*pgError); ok && pe.pos >= 0 {
-				pe.pos += st.qstart
-				if st.qstart < 0 { // COPY table: a query of our own making
-					pe.pos = -1
-				}
+			if pe, ok := err.(*pgError); ok {
+				pe.pos = st.innerPos(pe.pos)
 			}
 			return nil, err
 		}
@@ -39,6 +36,22 @@ func (c *conn) prepareLocal(p *prepared, st *localStmt, oids []uint32) (*prepare
 		}
 	}
 	return p, nil
+}
+
+// innerPos maps byte offset r of a DECLARE's or COPY's query to the
+// statement's text: -1 (no position) for -1, and for the query COPY
+// table makes up.
+func (st *localStmt) innerPos(r int) int {
+	if r < 0 || st.qstart < 0 {
+		return -1
+	}
+	return st.qstart + r
+}
+
+// innerOffsets maps the offsets of inner's text as run (placeholders
+// rewritten) to the statement's, for toPGError.
+func innerOffsets(st *localStmt, inner *prepared) func(int) int {
+	return func(r int) int { return st.innerPos(inner.origOffset(r)) }
 }
 
 // localColumns describes a session statement's result (nil: no rows).

@@ -47,7 +47,6 @@ func (w *msgWriter) flush() error {
 	return w.err
 }
 
-// flushIfFull writes the buffer out once it passes flushAt.
 // begin starts a message of type typ appended in place (w.buf), returning
 // where it starts; end closes it.
 func (w *msgWriter) begin(typ byte) int {
@@ -62,6 +61,7 @@ func (w *msgWriter) end(start int, tail ...byte) {
 	binary.BigEndian.PutUint32(w.buf[start+1:], uint32(len(w.buf)-start-1))
 }
 
+// flushIfFull writes the buffer out once it passes flushAt.
 func (w *msgWriter) flushIfFull() error {
 	if len(w.buf) >= flushAt {
 		return w.flush()
@@ -86,9 +86,9 @@ func (w *msgWriter) sendComplete(tag commandTag, n int64) {
 	if w.err != nil {
 		return
 	}
-	start := len(w.buf)
-	w.buf = append(tag.append(append(w.buf, 'C', 0, 0, 0, 0), n), 0)
-	binary.BigEndian.PutUint32(w.buf[start+1:], uint32(len(w.buf)-start-1))
+	start := w.begin('C')
+	w.buf = tag.append(w.buf, n)
+	w.end(start, 0)
 }
 
 // sendEncoded appends a message encoded before (a cached RowDescription).
