@@ -92,7 +92,7 @@ func extractField(scan *Scan, p *sql.ProtoGet) sql.Expr {
 		scan.ExtractGroups = append(scan.ExtractGroups, ExtractGroup{In: in.Idx})
 		g = &scan.ExtractGroups[len(scan.ExtractGroups)-1]
 	}
-	g.Extracts = append(g.Extracts, Extract{Get: p, In: in.Idx, Col: scan.Width})
+	g.Extracts = append(g.Extracts, Extract{Get: p, Col: scan.Width})
 	scan.Width++
 	return &sql.Precomputed{Col: scan.Width - 1, X: p}
 }

@@ -38,12 +38,13 @@ type FamilyRead struct {
 	Transient []bool
 }
 
-// Extract is one protobuf field a scan decodes from cell column In into
-// column Col; a message that does not parse leaves Col unset, and the
-// sql.Precomputed reading it falls back to Get (which reports the error).
+// Extract is one protobuf field a scan decodes from its group's cell
+// column (ExtractGroup.In) into column Col; a message that does not parse
+// leaves Col unset, and the sql.Precomputed reading it falls back to Get
+// (which reports the error).
 type Extract struct {
-	Get     *sql.ProtoGet
-	In, Col int
+	Get *sql.ProtoGet
+	Col int
 }
 
 // ExtractGroup is the Extracts of one cell column In, which the scan
