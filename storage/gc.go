@@ -29,7 +29,7 @@ func (e *Engine) sweepLoop() {
 		case <-e.stop:
 			return
 		case <-tick.C:
-			e.iters.drop() // releases what stale cached iterators pin
+			e.iters.dropStale() // releases what retired cached iterators pin
 			if _, err := e.Sweep(ctx); err != nil && ctx.Err() == nil {
 				e.opts.Logger.Error("storage: maintenance sweep failed", "err", err)
 			}

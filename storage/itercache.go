@@ -117,6 +117,27 @@ func (c *iterCache) endWrite() {
 // listeners call it.
 func (c *iterCache) invalidate() { c.gen.Add(1) }
 
+// dropStale closes the cached iterators a write, flush or compaction has
+// retired, releasing the memtables and tables they pin; current ones stay.
+func (c *iterCache) dropStale() {
+	g := c.gen.Load()
+	var stale []cachedIter
+	c.mu.Lock()
+	kept := c.free[:0]
+	for _, ci := range c.free {
+		if ci.gen == g {
+			kept = append(kept, ci)
+		} else {
+			stale = append(stale, ci)
+		}
+	}
+	clear(c.free[len(kept):])
+	c.free = kept
+	c.cached.Store(int32(len(kept)))
+	c.mu.Unlock()
+	closeIters(stale)
+}
+
 // drop closes every cached iterator.
 func (c *iterCache) drop() {
 	c.mu.Lock()

@@ -89,11 +89,19 @@ func TestCachedIteratorsRetiredByFlush(t *testing.T) {
 	}
 	readValue(t, te, tgt, "r")
 	gen := te.iters.gen.Load()
+	te.iters.dropStale() // the sweep's: a current iterator stays
+	if n := te.iters.cached.Load(); n != 1 {
+		t.Fatalf("%d cached iterators after dropStale with none stale, want 1", n)
+	}
 	if err := te.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	if te.iters.gen.Load() == gen {
 		t.Fatal("a flush did not retire the cached iterators")
+	}
+	te.iters.dropStale()
+	if n := te.iters.cached.Load(); n != 0 {
+		t.Fatalf("%d cached iterators after a flush and dropStale, want 0", n)
 	}
 	if got := readValue(t, te, tgt, "r"); got != "v" {
 		t.Fatalf("read %q after the flush", got)
