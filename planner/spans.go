@@ -30,11 +30,18 @@ func (s Spans) IsFull() bool { return len(s) == 1 && len(s[0].Start) == 0 && s[0
 // Resolve computes the spans of k, evaluating its leaves with eval. A NULL
 // bound or point selects nothing, as the comparison it came from would.
 func Resolve(k KeySet, eval func(sql.Expr) (types.Value, error)) (Spans, error) {
+	var r Resolver
+	return r.Resolve(k, eval)
+}
+
+// Resolve is the package's Resolve, building the spans of points in r's
+// memory. The sets under a KeyAnd or KeyOr get memory of their own, since
+// their spans must outlive one another's.
+func (r *Resolver) Resolve(k KeySet, eval func(sql.Expr) (types.Value, error)) (Spans, error) {
 	switch k := k.(type) {
 	case AllKeys:
 		return FullSpans, nil
 	case *KeyPoints, *KeyArray:
-		var r Resolver
 		return r.points(k, eval)
 	case *KeyRange:
 		return resolveRange(k, eval)
@@ -111,15 +118,6 @@ func resolveRange(k *KeyRange, eval func(sql.Expr) (types.Value, error)) (Spans,
 type Resolver struct {
 	spans Spans
 	keys  []byte // the ends of spans, end to end
-}
-
-// Resolve is the package's Resolve with r's memory.
-func (r *Resolver) Resolve(k KeySet, eval func(sql.Expr) (types.Value, error)) (Spans, error) {
-	switch k.(type) {
-	case *KeyPoints, *KeyArray:
-		return r.points(k, eval)
-	}
-	return Resolve(k, eval)
 }
 
 // The memory Reset keeps at most: a few points' worth.
