@@ -10,14 +10,20 @@
 #      on loopback, default fsync settings) and loads the same rows (same keys,
 #      same values) into t(_key bytea PRIMARY KEY, a bytea, b bytea, c bytea);
 #   3. runs pgbench point lookups by key, 4 clients, SHALE_PG_SECONDS seconds
-#      (default 30), in -M simple and -M prepared, against each server;
+#      (default 30), in -M simple and -M prepared, against each server, for
+#      SHALE_PG_ROUNDS rounds (default 3): each round runs Shale and then
+#      PostgreSQL in each mode, so that the two runs of a pair see the
+#      machine in the same state;
 #   4. times `SELECT * FROM t` through psql into /dev/null against each
 #      server (alternating, SHALE_PG_SELECT_RUNS times each; the fastest
 #      counts), sampling Shale's heap (go_memstats_heap_inuse_bytes) and RSS
 #      every 100 ms and reporting the peak growth over the pre-query value;
 #   5. prints a table with both figures, the ratios and PASS/FAIL per target:
-#      Shale's tps ≥ PostgreSQL's in both modes; SELECT * grows Shale's memory
-#      by less than 100 MiB and takes at most 2× PostgreSQL's time.
+#      Shale's tps ≥ PostgreSQL's in both modes (the median of the rounds'
+#      ratios: a shared 2-core VM's throughput drifts by ±10% between runs,
+#      and PostgreSQL's own swings between two levels from run to run);
+#      SELECT * grows Shale's memory by less than 100 MiB and takes at most
+#      2× PostgreSQL's time.
 #
 # If pgbench fails against Shale, its error output is printed and the run is
 # repeated with a variant of the script (see "workaround" in the table) so
@@ -27,6 +33,7 @@
 #   --strict                 exit 1 when a target is missed (default: exit 0)
 #   SHALE_PG_ROWS=100000     rows to load (default 1000000)
 #   SHALE_PG_SECONDS=10      pgbench duration per run (default 30)
+#   SHALE_PG_ROUNDS=1        pgbench rounds, each a pair of runs per mode (default 3)
 #   SHALE_PG_SELECT_RUNS=1   SELECT * runs per server, the fastest counts (default 3)
 #   SHALE_PG_KEEP=1          keep the temporary directories (logs, data)
 # Runs as root (PostgreSQL's steps run as the postgres user via runuser).
@@ -43,8 +50,9 @@ done
 
 rows=${SHALE_PG_ROWS:-1000000}
 seconds=${SHALE_PG_SECONDS:-30}
+rounds=${SHALE_PG_ROUNDS:-3}
 select_runs=${SHALE_PG_SELECT_RUNS:-3}
-for v in "SHALE_PG_ROWS=$rows" "SHALE_PG_SECONDS=$seconds" "SHALE_PG_SELECT_RUNS=$select_runs"; do
+for v in "SHALE_PG_ROWS=$rows" "SHALE_PG_SECONDS=$seconds" "SHALE_PG_ROUNDS=$rounds" "SHALE_PG_SELECT_RUNS=$select_runs"; do
   case ${v#*=} in
     '' | *[!0-9]* | 0) echo "$v: want a positive integer" >&2; exit 2 ;;
   esac
@@ -104,7 +112,7 @@ now_ns() { date +%s%N; }
 # fmt_secs NS prints NS nanoseconds as seconds.
 fmt_secs() { awk -v n="$1" 'BEGIN { printf "%.2f s", n / 1e9 }'; }
 
-echo "pg-compare: $rows rows, pgbench ${seconds}s per run, $(nproc) cores"
+echo "pg-compare: $rows rows, pgbench ${seconds}s per run, $rounds rounds, $(nproc) cores"
 
 # 1. Shale.
 log "building shale and benchload"
@@ -208,14 +216,16 @@ clk_tck=$(getconf CLK_TCK)
 cpu_us() { awk -v t="$1" -v n="$2" -v hz="$clk_tck" 'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }'; }
 
 declare -A tps err cpu
-# bench NAME MODE SCRIPT HOST-ARGS...: runs pgbench and sets tps[NAME-MODE]
-# (empty on failure, with the error output in err[NAME-MODE]) and the
-# server's CPU µs per transaction in cpu[NAME-MODE].
+# bench NAME MODE ROUND SCRIPT HOST-ARGS...: runs pgbench and sets
+# tps[NAME-MODE-ROUND] (empty on failure, with the error output in
+# err[NAME-MODE]) and the server's CPU µs per transaction in
+# cpu[NAME-MODE-ROUND].
 bench() {
-  local name=$1 mode=$2 script=$3 out rc=0 server=pg c0 n
-  shift 3
+  local name=$1 mode=$2 round=$3 script=$4 out rc=0 server=pg c0 n k
+  shift 4
+  k=$name-$mode-$round
   case $name in shale*) server=shale ;; esac
-  log "pgbench $name -M $mode, 4 clients, ${seconds}s"
+  log "round $round: pgbench $name -M $mode, 4 clients, ${seconds}s"
   echo "+ pgbench -n -c 4 -j 2 -T $seconds -M $mode -D rows=$rows -f $(basename "$script") $*"
   c0=$(server_cpu "$server")
   # In the background, so that a signal interrupts the wait and cleans up.
@@ -226,25 +236,27 @@ bench() {
   out=$(<"$work/pgbench.out")
   sleep 0.5 # let the postmaster reap the backends
   n=$(awk '/^number of transactions actually processed/ { print $NF }' <<<"$out")
-  cpu[$name-$mode]=$(cpu_us "$(($(server_cpu "$server") - c0))" "${n%%/*}")
+  cpu[$k]=$(cpu_us "$(($(server_cpu "$server") - c0))" "${n%%/*}")
   grep -E '^(latency average|tps|number of (transactions actually processed|failed))' <<<"$out" || true
-  echo "server CPU per transaction: ${cpu[$name-$mode]} µs"
+  echo "server CPU per transaction: ${cpu[$k]} µs"
   if [ "$rc" -ne 0 ] || grep -q 'aborted' <<<"$out"; then
-    tps[$name-$mode]=
+    tps[$k]=
     err[$name-$mode]=$(grep -E 'error|ERROR|LINE|\^' <<<"$out" | awk '!seen[$0]++' | head -20)
     echo "pgbench failed (exit $rc):"
     echo "${err[$name-$mode]}"
   else
-    tps[$name-$mode]=$(awk '$1 == "tps" { printf "%.0f", $3 }' <<<"$out")
+    tps[$k]=$(awk '$1 == "tps" { printf "%.0f", $3 }' <<<"$out")
   fi
 }
 
-for mode in simple prepared; do
-  bench shale "$mode" "$work/shale.sql" -h 127.0.0.1 -p "$shale_pg_port" -U shale "$project.$instance"
-  if [ -z "${tps[shale-$mode]}" ]; then
-    bench shale-nosemi "$mode" "$work/shale-nosemi.sql" -h 127.0.0.1 -p "$shale_pg_port" -U shale "$project.$instance"
-  fi
-  bench pg "$mode" "$work/pg.sql" -h 127.0.0.1 -p "$pg_port" -U postgres bench
+for round in $(seq "$rounds"); do
+  for mode in simple prepared; do
+    bench shale "$mode" "$round" "$work/shale.sql" -h 127.0.0.1 -p "$shale_pg_port" -U shale "$project.$instance"
+    if [ -z "${tps[shale-$mode-$round]}" ]; then
+      bench shale-nosemi "$mode" "$round" "$work/shale-nosemi.sql" -h 127.0.0.1 -p "$shale_pg_port" -U shale "$project.$instance"
+    fi
+    bench pg "$mode" "$round" "$work/pg.sql" -h 127.0.0.1 -p "$pg_port" -U postgres bench
+  done
 done
 
 # 4. SELECT * through psql.
@@ -312,33 +324,56 @@ missed=0
 row() { printf '%-46s %14s %14s %8s  %s\n' "$@"; }
 # ratio A B prints A/B.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-# tps_row MODE: Shale's tps must be ≥ PostgreSQL's.
+# median prints the median of its arguments (the mean of the middle two
+# for an even count).
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+    if (NR == 0) exit
+    if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# tps_row MODE: Shale's tps must be ≥ PostgreSQL's, judged by the median of
+# the rounds' ratios; each round's pair is listed under it.
 tps_row() {
-  local mode=$1 s=${tps[shale-$1]:-} p=${tps[pg-$1]:-} verdict
-  if [ -z "$p" ]; then
-    row "pgbench -M $mode tps (shale ≥ pg)" "${s:-ERROR}" ERROR - "FAIL (pgbench against PostgreSQL failed)"
-    missed=1
-  elif [ -z "$s" ]; then
-    row "pgbench -M $mode tps (shale ≥ pg)" ERROR "$p" - "FAIL (pgbench error against Shale, below)"
-    missed=1
-    local w=${tps[shale-nosemi-$1]:-}
-    if [ -n "$w" ]; then
-      verdict=$(awk -v a="$w" -v b="$p" 'BEGIN { print (a >= b ? "(would PASS)" : "(would FAIL)") }')
-      row "  workaround: no trailing ';' in the script" "$w" "$p" "$(ratio "$w" "$p")" "$verdict"
+  local mode=$1 r s p w label ratios=() ss=() ps=() scs=() pcs=() failed= verdict
+  for r in $(seq "$rounds"); do
+    s=${tps[shale-$mode-$r]:-} p=${tps[pg-$mode-$r]:-}
+    if [ -z "$p" ]; then
+      failed="pgbench against PostgreSQL failed"
+    elif [ -z "$s" ]; then
+      failed="pgbench error against Shale, below"
+    else
+      ratios+=("$(ratio "$s" "$p")") ss+=("$s") ps+=("$p")
     fi
+    [ -n "${cpu[shale-$mode-$r]:-}" ] && [ -n "$s" ] && scs+=("${cpu[shale-$mode-$r]}")
+    [ -n "${cpu[pg-$mode-$r]:-}" ] && pcs+=("${cpu[pg-$mode-$r]}")
+  done
+  label="pgbench -M $mode tps, median (shale ≥ pg)"
+  if [ -n "$failed" ] || [ ${#ratios[@]} -eq 0 ]; then
+    row "$label" "${ss[0]:-ERROR}" "${ps[0]:-ERROR}" - "FAIL (${failed:-no runs})"
+    missed=1
   else
-    verdict=$(awk -v a="$s" -v b="$p" 'BEGIN { print (a >= b ? "PASS" : "FAIL") }')
+    verdict=$(awk -v r="$(median "${ratios[@]}")" 'BEGIN { print (r >= 1 ? "PASS" : "FAIL") }')
     [ "$verdict" = PASS ] || missed=1
-    row "pgbench -M $mode tps (shale ≥ pg)" "$s" "$p" "$(ratio "$s" "$p")" "$verdict"
+    row "$label" "$(printf '%.0f' "$(median "${ss[@]}")")" "$(printf '%.0f' "$(median "${ps[@]}")")" \
+      "$(printf '%.2f' "$(median "${ratios[@]}")")" "$verdict"
   fi
-  local sc=${cpu[shale-$mode]:-} pc=${cpu[pg-$mode]:-}
-  [ -n "${tps[shale-$mode]:-}" ] || sc=${cpu[shale-nosemi-$mode]:-}
-  if [ -n "$sc" ] && [ -n "$pc" ] && [ "$pc" != 0.0 ]; then
-    row "  server CPU µs per transaction" "$sc" "$pc" "$(ratio "$sc" "$pc")" "(informational)"
+  for r in $(seq "$rounds"); do
+    s=${tps[shale-$mode-$r]:-} p=${tps[pg-$mode-$r]:-}
+    row "  round $r" "${s:-ERROR}" "${p:-ERROR}" "$([ -n "$s" ] && [ -n "$p" ] && ratio "$s" "$p" || echo -)" ""
+    w=${tps[shale-nosemi-$mode-$r]:-}
+    if [ -z "$s" ] && [ -n "$w" ] && [ -n "$p" ]; then
+      row "    workaround: no trailing ';' in the script" "$w" "$p" "$(ratio "$w" "$p")" \
+        "$(awk -v a="$w" -v b="$p" 'BEGIN { print (a >= b ? "(would PASS)" : "(would FAIL)") }')"
+    fi
+  done
+  if [ ${#scs[@]} -gt 0 ] && [ ${#pcs[@]} -gt 0 ]; then
+    s=$(printf '%.1f' "$(median "${scs[@]}")") p=$(printf '%.1f' "$(median "${pcs[@]}")")
+    row "  server CPU µs per transaction, median" "$s" "$p" \
+      "$(awk -v a="$s" -v b="$p" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" "(informational)"
   fi
 }
 
-echo "== summary: $rows rows, pgbench ${seconds}s × 4 clients, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== summary: $rows rows, pgbench ${seconds}s × 4 clients × $rounds rounds, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 row "" shale postgres ratio result
 row "load $rows rows (informational)" "$(fmt_secs "$shale_load_ns")" "$(fmt_secs "$pg_load_ns")" \
   "$(ratio "$shale_load_ns" "$pg_load_ns")" ""
