@@ -175,6 +175,9 @@ func PrepareWith(ctx context.Context, src Source, sess *Session, sql string, par
 		b.ctx, b.src, b.sess = ctx, src, sess
 	}
 	p, err := b.bindStatement(stmt)
+	if err == nil {
+		err = b.err
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -21,22 +21,6 @@ func byteaIn(s string) (Value, error) {
 	return byteaV(b), nil
 }
 
-// byteaLiteral reads a string literal that takes type bytea once, when it
-// is bound; bad input fails where it is evaluated, pointing at the literal
-// as PostgreSQL's error does.
-func byteaLiteral(e *cexpr) *cexpr {
-	v, err := byteaIn(e.val.s)
-	if err != nil {
-		if pe, ok := err.(*Error); ok {
-			pe.Position = int(e.pos) + 1
-		}
-		return &cexpr{typ: tBytea, name: e.name, fn: func(*evaluator, *env) (Value, error) { return null, err }}
-	}
-	out := constExpr(v, tBytea)
-	out.name = e.name
-	return out
-}
-
 // ParseBytea reads PostgreSQL's two bytea input formats, with PostgreSQL's
 // errors (an *Error: 22023 for bad hex, 22P02 for a bad escape):
 //   - hex: `\x` then pairs of hex digits, either case, with white space

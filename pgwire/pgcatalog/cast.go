@@ -37,10 +37,7 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		}
 		return castInt(v, to)
 	case kFloat:
-		if f, ok := v.asFloat(); ok {
-			return floatV(f), nil
-		}
-		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
+		return castFloat(v, to)
 	case kArray:
 		return ev.castArray(v, from, to)
 	}
@@ -99,6 +96,13 @@ func castBool(v Value) (Value, error) {
 	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type boolean: %q", plainText(v))
 }
 
+func castFloat(v Value, to uint32) (Value, error) {
+	if f, ok := v.asFloat(); ok {
+		return floatV(f), nil
+	}
+	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
+}
+
 func castInt(v Value, to uint32) (Value, error) {
 	n, ok := v.asInt()
 	if !ok {
@@ -114,7 +118,10 @@ func castInt(v Value, to uint32) (Value, error) {
 		lo, hi = 0, math.MaxUint32
 	}
 	if n < lo || n > hi {
-		return null, errorf("22003", noPos, "value %d is out of range for type %s", n, formatType(to, -1))
+		if v.k == kText { // PostgreSQL's input functions quote the input
+			return null, errorf("22003", noPos, "value %q is out of range for type %s", plainText(v), formatType(to, -1))
+		}
+		return null, errorf("22003", noPos, "%s out of range", formatType(to, -1))
 	}
 	return intV(n), nil
 }

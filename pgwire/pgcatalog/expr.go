@@ -50,11 +50,18 @@ func colRef(levels, idx int, c scopeCol) *cexpr {
 	}}
 }
 
-// coerce converts e to type to. An untyped parameter takes to as its type.
+// coerce converts e to type to. An untyped parameter takes to as its type;
+// a string literal that cannot be read as to fails the statement
+// (literalIn).
 func (b *binder) coerce(e *cexpr, to uint32) *cexpr {
 	if e.param > 0 && e.untyped && to != tUnknown {
 		if b.params[e.param-1] == 0 || b.params[e.param-1] == tUnknown {
 			b.params[e.param-1] = to
+		}
+	}
+	if e.typ != to {
+		if _, ok, err := literalIn(e, to); ok && err != nil && b.err == nil {
+			b.err = err
 		}
 	}
 	return coerce(e, to)
@@ -64,8 +71,11 @@ func coerce(e *cexpr, to uint32) *cexpr {
 	if e.typ == to || to == tUnknown || to == 0 {
 		return e
 	}
-	if e.isConst && e.untyped && e.val.k == kText && to == tBytea {
-		return byteaLiteral(e)
+	if out, ok, err := literalIn(e, to); ok {
+		if err != nil {
+			return &cexpr{typ: to, name: e.name, fn: func(*evaluator, *env) (Value, error) { return null, err }}
+		}
+		return out
 	}
 	from, inner := e.typ, e.fn
 	out := &cexpr{typ: to, name: e.name, fields: e.fields, param: e.param, fn: func(ev *evaluator, en *env) (Value, error) {

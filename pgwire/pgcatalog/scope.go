@@ -18,6 +18,10 @@ type binder struct {
 	src    Source
 	sess   *Session
 	tables map[string]*Table
+	// err is the first bad literal coerce found (literalIn): it fails the
+	// statement once bound, as PostgreSQL's parse analysis does, even where
+	// no row would evaluate the literal.
+	err error
 }
 
 func newBinder(sql string, paramOIDs []uint32) *binder {
