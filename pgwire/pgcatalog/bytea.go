@@ -138,7 +138,7 @@ func likeBytes(s, p []byte) (bool, error) {
 				continue
 			case '\\':
 				if pi+1 == len(p) {
-					return false, errorf(CodeInvalidEscape, noPos, "LIKE pattern must not end with escape character")
+					return false, errTrailingEscape()
 				}
 				if p[pi+1] == s[si] {
 					si, pi = si+1, pi+2
@@ -172,7 +172,7 @@ func likeTail(p []byte) error {
 	for i := 0; i < len(p); i++ {
 		if p[i] == '\\' {
 			if i+1 == len(p) {
-				return errorf(CodeInvalidEscape, noPos, "LIKE pattern must not end with escape character")
+				return errTrailingEscape()
 			}
 			i++
 		}

@@ -22,7 +22,7 @@ func likeToRegex(p string) (string, error) {
 		switch {
 		case c == '\\':
 			if i++; i == len(p) {
-				return "", errorf(CodeInvalidEscape, noPos, "LIKE pattern must not end with escape character")
+				return "", errTrailingEscape()
 			}
 			sb.WriteString(regexpQuote(p[i : i+1]))
 		case c == '%':
@@ -35,6 +35,12 @@ func likeToRegex(p string) (string, error) {
 	}
 	sb.WriteString(`$`)
 	return sb.String(), nil
+}
+
+// errTrailingEscape is LIKE's error for a pattern that ends in its escape
+// character, text or bytea, however the pattern is matched.
+func errTrailingEscape() *Error {
+	return errorf(CodeInvalidEscape, noPos, "LIKE pattern must not end with escape character")
 }
 
 func regexpQuote(s string) string {
