@@ -124,13 +124,22 @@ const (
 	maxPooledValues = 256
 )
 
-// trim empties a scratch slice for the pool: zeroed, so that it keeps no
-// value of the run before alive, or dropped when its capacity is above
-// max.
+// trim empties a scratch slice for the pool, or drops it when its capacity
+// is above max. A slice of values is zeroed, so that the pool keeps
+// nothing of the run before alive; a byte slice (trimBytes) holds no
+// pointers and is kept as it is.
 func trim[T any](s []T, max int) []T {
 	if cap(s) > max {
 		return nil
 	}
 	clear(s[:cap(s)])
 	return s[:0]
+}
+
+// trimBytes is trim for byte slices, which need no zeroing.
+func trimBytes(b []byte, max int) []byte {
+	if cap(b) > max {
+		return nil
+	}
+	return b[:0]
 }

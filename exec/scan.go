@@ -15,7 +15,6 @@ import (
 type scanOp struct {
 	n       *planner.Scan
 	scanner Scanner
-	params  map[string]types.Value
 	size    int
 	stats   *ScanStats // EXPLAIN ANALYZE; nil otherwise
 	// req is the part of every read's request that the plan fixes.
@@ -38,7 +37,7 @@ func newScanOp(n *planner.Scan, b *builder) (*scanOp, error) {
 	if b.d.Scanner == nil {
 		return nil, sqlerr.New(sqlerr.Internal, "exec: no scanner")
 	}
-	s := &scanOp{n: n, scanner: b.d.Scanner, params: b.d.Params, size: b.d.Options.BatchSize,
+	s := &scanOp{n: n, scanner: b.d.Scanner, size: b.d.Options.BatchSize,
 		env: sql.Env{Params: b.d.Params}}
 	s.req = ScanRequest{Instance: n.Table.Instance, Table: n.Table.Name, Reverse: n.Reverse,
 		AllColumns: len(n.Reads) == len(n.Table.Families), mem: &s.mem,
@@ -50,13 +49,13 @@ func newScanOp(n *planner.Scan, b *builder) (*scanOp, error) {
 	return s, nil
 }
 
-func (s *scanOp) bind(params map[string]types.Value) { s.params, s.env.Params = params, params }
+func (s *scanOp) bind(params map[string]types.Value) { s.env.Params = params }
 
 func (s *scanOp) release() {
-	s.params, s.env.Params, s.env.Row, s.done = nil, nil, nil, false
+	s.env.Params, s.env.Row, s.done = nil, nil, false
 	s.batch.Rows = trim(s.batch.Rows, maxPooledValues)
 	s.vals = trim(s.vals, maxPooledValues)
-	s.buf = trim(s.buf, maxPooledBytes)
+	s.buf = trimBytes(s.buf, maxPooledBytes)
 	s.kv = trim(s.kv, maxPooledValues)
 	s.mem.release()
 	s.resolver.Reset()
@@ -94,7 +93,7 @@ func (s *scanOp) request() (ScanRequest, bool, error) {
 		return req, false, err
 	}
 	if n.Limit != nil {
-		lim, err := limitValue(n.Limit, n.Offset, s.params)
+		lim, err := limitValue(n.Limit, n.Offset, s.env.Params)
 		if err != nil {
 			return req, false, err
 		}
