@@ -77,7 +77,7 @@ func readRowFrom(rd pebble.Reader, r resolved, key []byte) (*Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	it := &RowIterator{ctx: context.Background(), t: r.t, view: r.view, iter: iter, spans: []span{{lo, prefixSuccessor(lo)}}}
+	it := &RowIterator{ctx: context.Background(), t: r.t, view: r.view, iter: readIter{Iterator: iter}, spans: []span{{lo, prefixSuccessor(lo)}}}
 	defer it.Close()
 	row := it.Next()
 	if row == nil {

@@ -727,6 +727,6 @@ func writeLatin1(b *strings.Builder, p []byte) {
 	}
 }
 
-// PassesAll reports whether the filter passes every cell unchanged (a nil
-// filter), so readers can skip Apply.
-func (f *CompiledFilter) PassesAll() bool { return f.root == nil }
+// PassesAll reports whether the filter passes every cell unchanged (no
+// filter, or a nil *CompiledFilter), so readers can skip Apply.
+func (f *CompiledFilter) PassesAll() bool { return f == nil || f.root == nil }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-
-	"github.com/cockroachdb/pebble/v2"
 )
 
 // ReadOptions describe a ReadRows call (spec §2.2).
@@ -58,9 +56,8 @@ type RowIterator struct {
 	ctx        context.Context
 	t          *Table
 	view       *AuthorizedView
-	iter       *pebble.Iterator
-	lent       readIter   // iter, when lent by lender
-	lender     *iterCache // nil: iter is the RowIterator's own
+	iter       readIter
+	lender     *iterCache // lent iter; nil: iter is the RowIterator's own
 	spans      []span
 	spanIdx    int
 	reversed   bool
@@ -137,10 +134,10 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 		it.spanIdx = len(spans) - 1
 	}
 	if len(spans) > 0 {
-		if it.lent, err = e.iters.get(e.db); err != nil {
+		if it.iter, err = e.iters.get(e.db); err != nil {
 			return nil, err
 		}
-		it.iter, it.lender = it.lent.Iterator, e.iters
+		it.lender = e.iters
 	}
 	return it, nil
 }
@@ -162,7 +159,7 @@ func (it *RowIterator) Next() *Row {
 			}
 		}
 		cells := it.cells
-		if it.filter != nil && !it.filter.PassesAll() {
+		if !it.filter.PassesAll() {
 			it.out = it.filter.Apply(it.out[:0], it.row.Key, it.cells)
 			cells = it.out
 		}
@@ -388,9 +385,9 @@ func (it *RowIterator) Close() error {
 		it.readScratch, it.scratch = readScratch{}, nil
 	}
 	if it.lender != nil {
-		return it.lender.done(it.lent)
+		return it.lender.done(it.iter)
 	}
-	if it.iter != nil {
+	if it.iter.Iterator != nil {
 		return it.iter.Close()
 	}
 	return nil
