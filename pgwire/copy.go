@@ -16,9 +16,9 @@ import (
 // The options are FORMAT text | csv, DELIMITER, NULL, HEADER, QUOTE,
 // ESCAPE, FORCE_QUOTE * | (columns) and ENCODING 'UTF8'; the legacy forms
 // (WITH CSV HEADER, DELIMITER AS ',', FORCE QUOTE *, …) are read too.
-// Option strings go through pgwire's tokenizer, which lexes by GoogleSQL's
-// rules: a backslash escapes the character after it, so a backslash as
-// ESCAPE or DELIMITER is written E'\\'.
+// The query between the parentheses is lexed by GoogleSQL's rules; the
+// options' strings by PostgreSQL's, so ESCAPE '\' is a backslash (E'\\' is
+// one too).
 // A table is read as `SELECT * FROM table` (or its columns), in whichever
 // dialect reads it (prepareQuery), so it has the columns a query of it has.
 
@@ -92,6 +92,7 @@ func parseCopy(w *words) (*localStmt, error) {
 		st.query = "SELECT " + strings.TrimSpace(cols) + " FROM " + strings.TrimSpace(table)
 		st.qstart = -1 // not the client's text: errors carry no position
 	}
+	w.pgStrings()
 	switch {
 	case w.keyword("to"):
 		if !w.keyword("stdout") {

@@ -30,6 +30,11 @@ type token struct {
 type lexer struct {
 	text string
 	pos  int
+	// pgStrings lexes '…' as PostgreSQL does with
+	// standard_conforming_strings on: a backslash is an ordinary character
+	// and two quotes are one quote inside the string (E'…' keeps backslash
+	// escapes). COPY's options are read so, as in ESCAPE '\'.
+	pgStrings bool
 }
 
 func (l *lexer) next() token {
@@ -117,13 +122,18 @@ func (l *lexer) str(start, q int) token {
 	s := l.text
 	quote := s[q]
 	raw := strings.ContainsAny(s[start:q], "rR")
-	triple := strings.HasPrefix(s[q:], strings.Repeat(string(quote), 3))
+	standard := l.pgStrings && quote == '\'' && start == q
+	triple := !standard && strings.HasPrefix(s[q:], strings.Repeat(string(quote), 3))
 	i := q + 1
 	if triple {
 		i = q + 3
 	}
 	for i < len(s) {
 		switch {
+		case standard && s[i] == quote && i+1 < len(s) && s[i+1] == quote:
+			i += 2
+			continue
+		case standard && s[i] != quote: // a backslash too
 		case s[i] == '\\' && !raw:
 			i += 2
 			continue

@@ -93,6 +93,14 @@ func (w *words) peek() (token, string) {
 // skip consumes the next token.
 func (w *words) skip() { w.next = w.lex.next() }
 
+// pgStrings reads the strings of the rest of the text, from the next token
+// on, by PostgreSQL's rules (lexer.pgStrings).
+func (w *words) pgStrings() {
+	w.lex.pgStrings = true
+	w.lex.pos = w.next.start
+	w.skip()
+}
+
 // keyword reports whether the next token is one of kws (case-insensitive)
 // and consumes it if so.
 func (w *words) keyword(kws ...string) bool {

@@ -30,3 +30,28 @@ func TestParseLocalPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyOptionStrings: COPY's option strings are PostgreSQL strings
+// (standard_conforming_strings on), whatever the dialect of its query.
+func TestCopyOptionStrings(t *testing.T) {
+	for _, tc := range []struct {
+		text         string
+		escape, null string
+	}{
+		{`COPY t TO STDOUT (FORMAT csv, ESCAPE '\')`, `\`, ``},
+		{`COPY t TO STDOUT (FORMAT csv, ESCAPE E'\\')`, `\`, ``},
+		{`COPY t TO STDOUT (NULL '\N')`, `"`, `\N`},
+		{`COPY t TO STDOUT (NULL 'it''s')`, `"`, `it's`},
+		{`COPY t TO STDOUT WITH CSV NULL AS '\' QUOTE ''''`, `'`, `\`},
+		{`COPY (SELECT 'a\'b') TO STDOUT (FORMAT csv, NULL '\')`, `"`, `\`},
+	} {
+		st, err := parseLocal(tc.text)
+		if err != nil || st == nil || st.copy == nil {
+			t.Errorf("parseLocal(%q) = %+v, %v", tc.text, st, err)
+			continue
+		}
+		if got := string(st.copy.escape); got != tc.escape || st.copy.null != tc.null {
+			t.Errorf("%s: escape %q null %q, want %q %q", tc.text, got, st.copy.null, tc.escape, tc.null)
+		}
+	}
+}
