@@ -163,7 +163,7 @@ func (e *Engine) Close() error {
 	}
 	close(e.stop)
 	e.wg.Wait()
-	e.iters.drop()
+	e.iters.close()
 	return e.db.Close()
 }
 

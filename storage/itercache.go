@@ -32,8 +32,9 @@ type iterCache struct {
 	inflight atomic.Int64
 	cached   atomic.Int32 // len(free), read without the lock
 
-	mu   sync.Mutex
-	free []cachedIter
+	mu     sync.Mutex
+	free   []cachedIter
+	closed bool // the engine is closing: nothing is cached any more
 }
 
 type cachedIter struct {
@@ -88,7 +89,7 @@ func (c *iterCache) get(db *pebble.DB) (readIter, error) {
 func (c *iterCache) done(ri readIter) error {
 	if ri.cacheable && ri.Error() == nil && ri.gen == c.gen.Load() {
 		c.mu.Lock()
-		if len(c.free) < iterCacheSize {
+		if len(c.free) < iterCacheSize && !c.closed {
 			c.free = append(c.free, cachedIter{ri.Iterator, ri.gen})
 			c.cached.Store(int32(len(c.free)))
 			c.mu.Unlock()
@@ -136,6 +137,16 @@ func (c *iterCache) dropStale() {
 	c.cached.Store(int32(len(kept)))
 	c.mu.Unlock()
 	closeIters(stale)
+}
+
+// close closes every cached iterator and caches none from then on, so
+// that an iterator handed back while the engine closes is closed, not kept
+// past the database.
+func (c *iterCache) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.drop()
 }
 
 // drop closes every cached iterator.

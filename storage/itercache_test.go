@@ -11,6 +11,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // Reads reuse cached Pebble iterators (iterCache) only while nothing has been
@@ -232,4 +235,31 @@ func exprString(x ast.Expr) string {
 		return exprString(x.X) + "." + x.Sel.Name
 	}
 	return "?"
+}
+
+// TestClosedIterCacheCachesNothing: once the engine closes its cache, an
+// iterator handed back is closed rather than kept past the database.
+func TestClosedIterCacheCachesNothing(t *testing.T) {
+	db, err := pebble.Open("", &pebble.Options{FS: vfs.NewMem()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := new(iterCache)
+	ri, err := c.get(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ri.cacheable {
+		t.Fatal("a quiet database's iterator is not cacheable")
+	}
+	c.close()
+	if err := c.done(ri); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.cached.Load(); n != 0 || len(c.free) != 0 {
+		t.Fatalf("%d iterators cached after close", n)
+	}
+	if err := db.Close(); err != nil { // fails on a leaked iterator
+		t.Fatal(err)
+	}
 }
