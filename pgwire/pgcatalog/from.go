@@ -151,7 +151,7 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &joinPlan{left: l, right: r, cols: concatCols(l.columns(), r.columns())}
+	p := &joinPlan{left: l, right: r, on: j.Quals, cols: concatCols(l.columns(), r.columns())}
 	switch j.Jointype {
 	case pg_query.JoinType_JOIN_LEFT:
 		p.kind = joinLeft

@@ -1,5 +1,7 @@
 package pgcatalog
 
+import pg_query "github.com/pganalyze/pg_query_go/v6"
+
 // plan is a relational operator. Plans are immutable after binding; run
 // materializes the rows (catalog relations are small), evaluating
 // correlated references against outer.
@@ -84,6 +86,7 @@ const (
 type joinPlan struct {
 	kind        joinKind
 	left, right plan
+	on          *pg_query.Node // the ON condition, as written (pushdown)
 	conds       []*conj
 	eq          *conj
 	eqSwap      bool // eq's left side reads the right input

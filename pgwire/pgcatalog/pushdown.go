@@ -7,11 +7,13 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
 
-// Predicate pushdown. The WHERE conjuncts of a SELECT straight over a
-// Shale table that compare one of its key columns with a constant or a
-// parameter are handed to Source.Scan as its filter (Cond), so that the
-// Source reads only the key ranges they allow; the whole WHERE is still
-// evaluated over the rows read. A conjunct is pushed only when the rows it
+// Predicate pushdown. The WHERE conjuncts of a SELECT (and the ON
+// conditions of its inner joins) that compare a key column of a Shale
+// table it reads with a constant or a parameter are handed to that table's
+// Source.Scan as its filter (Cond), so that the Source reads only the key
+// ranges they allow; the whole WHERE is still evaluated over the rows
+// read. In a join, each table gets the conditions on its own columns, and
+// those a key equality between two tables carries over (pushdown). A conjunct is pushed only when the rows it
 // selects are certainly within its Cond:
 //
 //   - col op v for = < <= > >= (either way round), col BETWEEN a AND b, col
@@ -31,6 +33,24 @@ import (
 //     timestamp the scan cannot read back) drops its Cond: the statement
 //     then reads more, never less.
 
+// scanLeaves returns the Shale table scans a FROM plan reads at its own
+// query level: itself, or the tables of its joins.
+func scanLeaves(p plan) []*tableScanPlan {
+	switch p := p.(type) {
+	case *tableScanPlan:
+		return []*tableScanPlan{p}
+	case *crossPlan:
+		var out []*tableScanPlan
+		for _, it := range p.items {
+			out = append(out, scanLeaves(it)...)
+		}
+		return out
+	case *joinPlan:
+		return append(scanLeaves(p.left), scanLeaves(p.right)...)
+	}
+	return nil
+}
+
 // pushCond is a pushable conjunct, bound: the table column it restricts
 // and the value expressions (of the column's type) it compares with.
 type pushCond struct {
@@ -41,22 +61,124 @@ type pushCond struct {
 
 var pushTypes = []uint32{tBytea, tText, tInt8, tTimestamptz}
 
-// pushdown finds the pushable conjuncts of where, a WHERE already bound
-// in sc over the table scan ts (so that parameter types are settled).
-func (b *binder) pushdown(where *pg_query.Node, sc *scope, ts *tableScanPlan) []pushCond {
-	var out []pushCond
-	var visit func(n *pg_query.Node)
-	visit = func(n *pg_query.Node) {
-		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_AND_EXPR {
-			for _, a := range be.Args {
-				visit(a)
-			}
-			return
-		}
-		out = append(out, b.pushConjunct(n, sc, ts)...)
+// pushdown sets the conditions of every Shale table scan the FROM plan
+// from reads at this query level (ts.push) from the pushable conjuncts of
+// where, a WHERE already bound in sc (so that parameter types are
+// settled), and of the ON conditions of the inner joins reached through
+// inner joins and cross products only: the FROM yields no row those fail.
+// A scan may be one of several joined tables, on either side of an outer
+// join: every pushable conjunct is strict (false or NULL when its column
+// is NULL), so a row of the table it rejects could only have led to rows
+// the WHERE rejects too, matched or NULL-extended. A condition on a key
+// column also holds for the columns such conjuncts equate it with
+// (a._key = b._key), and is pushed to theirs.
+func (b *binder) pushdown(where *pg_query.Node, sc *scope, from plan) {
+	scans := scanLeaves(from)
+	if len(scans) == 0 {
+		return
 	}
-	visit(where)
+	var conjs []*pg_query.Node
+	for _, n := range append(innerConds(from), where) {
+		if n != nil {
+			conjs = append(conjs, splitAnd(n)...)
+		}
+	}
+	for _, ts := range scans {
+		ts.push = nil
+		for _, n := range conjs {
+			ts.push = append(ts.push, b.pushConjunct(n, sc, ts)...)
+		}
+	}
+	if len(scans) > 1 {
+		propagate(b.keyEqualities(conjs, sc, scans))
+	}
+}
+
+// innerConds returns the ON conditions of the inner joins p reaches
+// through inner joins and cross products.
+func innerConds(p plan) []*pg_query.Node {
+	switch p := p.(type) {
+	case *crossPlan:
+		var out []*pg_query.Node
+		for _, it := range p.items {
+			out = append(out, innerConds(it)...)
+		}
+		return out
+	case *joinPlan:
+		if p.kind != joinInner {
+			return nil
+		}
+		return append(append(innerConds(p.left), innerConds(p.right)...), p.on)
+	}
+	return nil
+}
+
+// keyEq is a conjunct a.col = b.col between key columns of the same type
+// of two scans.
+type keyEq struct {
+	a, b       *tableScanPlan
+	colA, colB int
+}
+
+// keyEqualities finds the conjuncts that equate key columns of two scans.
+func (b *binder) keyEqualities(conjs []*pg_query.Node, sc *scope, scans []*tableScanPlan) []keyEq {
+	owner := func(n *pg_query.Node) (*tableScanPlan, int) {
+		for _, ts := range scans {
+			if col := b.pushColumn(n, sc, ts); col >= 0 {
+				return ts, col
+			}
+		}
+		return nil, -1
+	}
+	var out []keyEq
+	for _, n := range conjs {
+		a := n.GetAExpr()
+		if a == nil || a.Kind != pg_query.A_Expr_Kind_AEXPR_OP || lastName(a.Name) != "=" {
+			continue
+		}
+		ta, ca := owner(a.Lexpr)
+		tb, cb := owner(a.Rexpr)
+		if ta == nil || tb == nil || ta.table.Columns[ca].TypeOID != tb.table.Columns[cb].TypeOID {
+			continue
+		}
+		out = append(out, keyEq{a: ta, b: tb, colA: ca, colB: cb})
+	}
 	return out
+}
+
+// propagate copies the conditions on each side of an equality to the
+// other, until no equality adds one.
+func propagate(eqs []keyEq) {
+	for changed := true; changed; {
+		changed = false
+		for _, e := range eqs {
+			changed = copyConds(e.a, e.colA, e.b, e.colB) || changed
+			changed = copyConds(e.b, e.colB, e.a, e.colA) || changed
+		}
+	}
+}
+
+// copyConds gives dst's column dcol the conditions src has on scol that it
+// lacks, and reports whether it added any.
+func copyConds(src *tableScanPlan, scol int, dst *tableScanPlan, dcol int) bool {
+	added := false
+	for _, c := range src.push {
+		if c.col != scol {
+			continue
+		}
+		dup := false
+		for _, d := range dst.push {
+			if d.col == dcol && d.op == c.op && len(d.vals) == len(c.vals) && &d.vals[0] == &c.vals[0] {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			dst.push = append(dst.push, pushCond{col: dcol, op: c.op, vals: c.vals})
+			added = true
+		}
+	}
+	return added
 }
 
 // pushConjunct returns the pushable conditions of one conjunct.
@@ -162,8 +284,20 @@ func (b *binder) pushColumn(n *pg_query.Node, sc *scope, ts *tableScanPlan) int 
 		return -1
 	}
 	schema, qual, name := splitColumnRef(f)
-	levels, idx, col, err := sc.resolve(schema, qual, name, cr.Location)
-	if err != nil || levels != 0 || idx < 0 || idx >= len(ts.table.Columns) || col.use != &ts.used[idx] {
+	levels, _, col, err := sc.resolve(schema, qual, name, cr.Location)
+	if err != nil || levels != 0 || col.use == nil {
+		return -1
+	}
+	// The column is ts's when it marks ts's use: sc may hold the columns
+	// of several joined tables.
+	idx := -1
+	for i := range ts.used {
+		if col.use == &ts.used[i] {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
 		return -1
 	}
 	c := ts.table.Columns[idx]

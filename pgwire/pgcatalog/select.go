@@ -88,11 +88,9 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 				return nil, err
 			}
 			p.whereConst = len(refs) == 0
-			if ts, ok := from.(*tableScanPlan); ok && !p.whereConst {
-				ts.push = b.pushdown(s.WhereClause, sc, ts)
-			}
 		}
 	}
+	b.pushdown(s.WhereClause, sc, from)
 	// The select list, HAVING and ORDER BY may hold aggregates, window
 	// functions and (the select list) set-returning functions.
 	sc.aggs, sc.wins, sc.srfs = &p.aggs, &p.wins, &p.srfs
