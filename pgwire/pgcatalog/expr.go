@@ -59,23 +59,30 @@ func (b *binder) coerce(e *cexpr, to uint32) *cexpr {
 			b.params[e.param-1] = to
 		}
 	}
-	if e.typ != to {
-		if _, ok, err := literalIn(e, to); ok && err != nil && b.err == nil {
-			b.err = err
-		}
+	out, err := coerceLiteral(e, to)
+	if err != nil && b.err == nil {
+		b.err = err
 	}
-	return coerce(e, to)
+	return out
 }
 
+// coerce converts e to type to; a string literal that cannot be read as to
+// fails where it is evaluated.
 func coerce(e *cexpr, to uint32) *cexpr {
+	out, _ := coerceLiteral(e, to)
+	return out
+}
+
+// coerceLiteral is coerce that also returns a bad literal's error.
+func coerceLiteral(e *cexpr, to uint32) (*cexpr, error) {
 	if e.typ == to || to == tUnknown || to == 0 {
-		return e
+		return e, nil
 	}
 	if out, ok, err := literalIn(e, to); ok {
 		if err != nil {
-			return &cexpr{typ: to, name: e.name, fn: func(*evaluator, *env) (Value, error) { return null, err }}
+			return &cexpr{typ: to, name: e.name, fn: func(*evaluator, *env) (Value, error) { return null, err }}, err
 		}
-		return out
+		return out, nil
 	}
 	from, inner := e.typ, e.fn
 	out := &cexpr{typ: to, name: e.name, fields: e.fields, param: e.param, fn: func(ev *evaluator, en *env) (Value, error) {
@@ -85,7 +92,7 @@ func coerce(e *cexpr, to uint32) *cexpr {
 		}
 		return ev.cast(v, from, to)
 	}}
-	return out
+	return out, nil
 }
 
 func location(n *pg_query.Node) int32 {
