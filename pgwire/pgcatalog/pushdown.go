@@ -13,8 +13,9 @@ import (
 // Source.Scan as its filter (Cond), so that the Source reads only the key
 // ranges they allow; the whole WHERE is still evaluated over the rows
 // read. In a join, each table gets the conditions on its own columns, and
-// those a key equality between two tables carries over (pushdown). A conjunct is pushed only when the rows it
-// selects are certainly within its Cond:
+// those a key equality between two tables carries over (pushdown). A
+// conjunct is pushed only when the rows it selects are certainly within
+// its Cond:
 //
 //   - col op v for = < <= > >= (either way round), col BETWEEN a AND b, col
 //     IN (list), an OR of equalities and IN lists on one column (an IN
