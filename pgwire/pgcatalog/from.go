@@ -161,6 +161,7 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
 		p.kind = joinFull
 	}
 	js := &scope{cols: p.cols, parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes}
+	p.onScope = js
 	nl := len(l.columns())
 	if len(j.UsingClause) > 0 {
 		if p.conds, err = b.bindUsing(strs(j.UsingClause), p, nl); err != nil {

@@ -87,6 +87,7 @@ type joinPlan struct {
 	kind        joinKind
 	left, right plan
 	on          *pg_query.Node // the ON condition, as written (pushdown)
+	onScope     *scope         // the scope on is bound in: the join's inputs
 	conds       []*conj
 	eq          *conj
 	eqSwap      bool // eq's left side reads the right input

@@ -78,29 +78,41 @@ func (b *binder) pushdown(where *pg_query.Node, sc *scope, from plan) {
 	if len(scans) == 0 {
 		return
 	}
-	var conjs []*pg_query.Node
-	for _, n := range append(innerConds(from), where) {
-		if n != nil {
-			conjs = append(conjs, splitAnd(n)...)
+	conds := innerConds(from)
+	if where != nil {
+		conds = append(conds, scopedCond{where, sc})
+	}
+	var conjs []scopedCond
+	for _, c := range conds {
+		for _, n := range splitAnd(c.n) {
+			conjs = append(conjs, scopedCond{n, c.sc})
 		}
 	}
 	for _, ts := range scans {
 		ts.push = nil
-		for _, n := range conjs {
-			ts.push = append(ts.push, b.pushConjunct(n, sc, ts)...)
+		for _, c := range conjs {
+			ts.push = append(ts.push, b.pushConjunct(c.n, c.sc, ts)...)
 		}
 	}
 	if len(scans) > 1 {
-		propagate(b.keyEqualities(conjs, sc, scans))
+		propagate(b.keyEqualities(conjs, scans))
 	}
+}
+
+// scopedCond is a condition and the scope its column references resolve
+// in: the SELECT's for WHERE, the join's inputs for ON (where a name may
+// mean an outer query's column that the SELECT's own FROM shadows).
+type scopedCond struct {
+	n  *pg_query.Node
+	sc *scope
 }
 
 // innerConds returns the ON conditions of the inner joins p reaches
 // through inner joins and cross products.
-func innerConds(p plan) []*pg_query.Node {
+func innerConds(p plan) []scopedCond {
 	switch p := p.(type) {
 	case *crossPlan:
-		var out []*pg_query.Node
+		var out []scopedCond
 		for _, it := range p.items {
 			out = append(out, innerConds(it)...)
 		}
@@ -109,7 +121,11 @@ func innerConds(p plan) []*pg_query.Node {
 		if p.kind != joinInner {
 			return nil
 		}
-		return append(append(innerConds(p.left), innerConds(p.right)...), p.on)
+		out := append(innerConds(p.left), innerConds(p.right)...)
+		if p.on != nil {
+			out = append(out, scopedCond{p.on, p.onScope})
+		}
+		return out
 	}
 	return nil
 }
@@ -122,8 +138,8 @@ type keyEq struct {
 }
 
 // keyEqualities finds the conjuncts that equate key columns of two scans.
-func (b *binder) keyEqualities(conjs []*pg_query.Node, sc *scope, scans []*tableScanPlan) []keyEq {
-	owner := func(n *pg_query.Node) (*tableScanPlan, int) {
+func (b *binder) keyEqualities(conjs []scopedCond, scans []*tableScanPlan) []keyEq {
+	owner := func(n *pg_query.Node, sc *scope) (*tableScanPlan, int) {
 		for _, ts := range scans {
 			if col := b.pushColumn(n, sc, ts); col >= 0 {
 				return ts, col
@@ -132,13 +148,13 @@ func (b *binder) keyEqualities(conjs []*pg_query.Node, sc *scope, scans []*table
 		return nil, -1
 	}
 	var out []keyEq
-	for _, n := range conjs {
-		a := n.GetAExpr()
+	for _, c := range conjs {
+		a := c.n.GetAExpr()
 		if a == nil || a.Kind != pg_query.A_Expr_Kind_AEXPR_OP || lastName(a.Name) != "=" {
 			continue
 		}
-		ta, ca := owner(a.Lexpr)
-		tb, cb := owner(a.Rexpr)
+		ta, ca := owner(a.Lexpr, c.sc)
+		tb, cb := owner(a.Rexpr, c.sc)
 		if ta == nil || tb == nil || ta.table.Columns[ca].TypeOID != tb.table.Columns[cb].TypeOID {
 			continue
 		}
