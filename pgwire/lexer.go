@@ -123,14 +123,16 @@ func (l *lexer) str(start, q int) token {
 	quote := s[q]
 	raw := strings.ContainsAny(s[start:q], "rR")
 	standard := l.pgStrings && quote == '\'' && start == q
-	triple := !standard && strings.HasPrefix(s[q:], strings.Repeat(string(quote), 3))
+	// E'…' is PostgreSQL's: backslash escapes, and two quotes are one.
+	pgEscapes := quote == '\'' && strings.EqualFold(s[start:q], "e")
+	triple := !standard && !pgEscapes && strings.HasPrefix(s[q:], strings.Repeat(string(quote), 3))
 	i := q + 1
 	if triple {
 		i = q + 3
 	}
 	for i < len(s) {
 		switch {
-		case standard && s[i] == quote && i+1 < len(s) && s[i+1] == quote:
+		case (standard || pgEscapes) && s[i] == quote && i+1 < len(s) && s[i+1] == quote:
 			i += 2
 			continue
 		case standard && s[i] != quote: // a backslash too
@@ -190,9 +192,14 @@ type span struct{ start, end int }
 // splitStatements splits text at top-level semicolons, appending the
 // statements to out. Statements that hold nothing but space and comments
 // are dropped, so an empty or comment-only text yields none.
+//
+// A COPY statement's options are lexed as parseCopy lexes them: its
+// strings after the top-level TO (or FROM) by PostgreSQL's rules, so that
+// the semicolon after COPY … (ESCAPE '\'); ends the statement.
 func splitStatements(out []span, text string) []span {
 	l := lexer{text: text}
 	start, empty := 0, true
+	isCopy, depth := false, 0
 	for {
 		t := l.next()
 		if t.kind == tokEOF || (t.kind == tokPunct && text[t.start] == ';') {
@@ -203,7 +210,20 @@ func splitStatements(out []span, text string) []span {
 				return out
 			}
 			start, empty = t.end, true
+			isCopy, depth, l.pgStrings = false, 0, false
 			continue
+		}
+		word := text[t.start:t.end]
+		switch {
+		case empty:
+			isCopy = t.kind == tokIdent && strings.EqualFold(word, "copy")
+		case !isCopy || l.pgStrings:
+		case t.kind == tokPunct && word == "(":
+			depth++
+		case t.kind == tokPunct && word == ")":
+			depth--
+		case depth == 0 && t.kind == tokIdent && (strings.EqualFold(word, "to") || strings.EqualFold(word, "from")):
+			l.pgStrings = true
 		}
 		empty = false
 	}

@@ -44,6 +44,7 @@ func TestCopyOptionStrings(t *testing.T) {
 		{`COPY t TO STDOUT (NULL 'it''s')`, `"`, `it's`},
 		{`COPY t TO STDOUT WITH CSV NULL AS '\' QUOTE ''''`, `'`, `\`},
 		{`COPY (SELECT 'a\'b') TO STDOUT (FORMAT csv, NULL '\')`, `"`, `\`},
+		{`COPY t TO STDOUT (NULL E'it''s\\')`, `"`, `it's\`},
 	} {
 		st, err := parseLocal(tc.text)
 		if err != nil || st == nil || st.copy == nil {
@@ -52,6 +53,41 @@ func TestCopyOptionStrings(t *testing.T) {
 		}
 		if got := string(st.copy.escape); got != tc.escape || st.copy.null != tc.null {
 			t.Errorf("%s: escape %q null %q, want %q %q", tc.text, got, st.copy.null, tc.escape, tc.null)
+		}
+	}
+}
+
+// TestSplitStatements: a Query's text splits at top-level semicolons,
+// strings lexed as GoogleSQL's except a COPY's options (PostgreSQL's, as
+// parseCopy reads them).
+func TestSplitStatements(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{`SELECT 1; SELECT 2;`, []string{`SELECT 1`, ` SELECT 2`}},
+		{`SELECT 'a;\'b'; SELECT "c;"`, []string{`SELECT 'a;\'b'`, ` SELECT "c;"`}},
+		{` -- only a comment ;`, nil},
+		{`COPY t TO STDOUT (FORMAT csv, ESCAPE '\'); SELECT 1`,
+			[]string{`COPY t TO STDOUT (FORMAT csv, ESCAPE '\')`, ` SELECT 1`}},
+		{`COPY (SELECT 'x\'y;' FROM t) TO STDOUT WITH CSV NULL AS 'a\' QUOTE '"';`,
+			[]string{`COPY (SELECT 'x\'y;' FROM t) TO STDOUT WITH CSV NULL AS 'a\' QUOTE '"'`}},
+		{`COPY t TO STDOUT (NULL E'it''s;'); SELECT '\';'`,
+			[]string{`COPY t TO STDOUT (NULL E'it''s;')`, ` SELECT '\';'`}},
+	} {
+		var got []string
+		for _, sp := range splitStatements(nil, tc.text) {
+			got = append(got, tc.text[sp.start:sp.end])
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.text, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%s: got %q, want %q", tc.text, got, tc.want)
+				break
+			}
 		}
 	}
 }
