@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -86,26 +87,61 @@ func castBool(v Value) (Value, error) {
 	case kInt:
 		return boolV(v.i != 0), nil
 	case kText:
-		switch strings.ToLower(strings.TrimSpace(v.s)) {
-		case "t", "true", "y", "yes", "on", "1":
-			return boolV(true), nil
-		case "f", "false", "n", "no", "off", "0":
-			return boolV(false), nil
+		if b, ok := parseBool(v.s); ok {
+			return boolV(b), nil
 		}
 	}
 	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type boolean: %q", plainText(v))
 }
 
-func castFloat(v Value, to uint32) (Value, error) {
-	if f, ok := v.asFloat(); ok {
-		return floatV(f), nil
+// parseBool reads boolean input as PostgreSQL's boolin does: true, yes,
+// on, 1, false, no, off, 0 or a unique prefix of a word, in any case, with
+// white space around.
+func parseBool(s string) (value, ok bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return false, false
 	}
-	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
+	for _, w := range []struct {
+		word string
+		min  int // the shortest unique prefix
+		val  bool
+	}{{"true", 1, true}, {"yes", 1, true}, {"on", 2, true}, {"1", 1, true},
+		{"false", 1, false}, {"no", 1, false}, {"off", 2, false}, {"0", 1, false}} {
+		if len(s) >= w.min && strings.HasPrefix(w.word, s) {
+			return w.val, true
+		}
+	}
+	return false, false
+}
+
+func castFloat(v Value, to uint32) (Value, error) {
+	f, ok := v.asFloat()
+	if !ok {
+		if v.k == kText {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(v.s), 64); errors.Is(err, strconv.ErrRange) {
+				return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type %s", plainText(v), formatType(to, -1))
+			}
+		}
+		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
+	}
+	if to == tFloat4 && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
+		if v.k == kText {
+			return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type real", plainText(v))
+		}
+		return null, errorf(CodeOutOfRange, noPos, "value out of range: overflow")
+	}
+	return floatV(f), nil
 }
 
 func castInt(v Value, to uint32) (Value, error) {
 	n, ok := v.asInt()
 	if !ok {
+		if v.k == kText {
+			if _, err := strconv.ParseInt(strings.TrimSpace(v.s), 10, 64); errors.Is(err, strconv.ErrRange) {
+				return null, errorf(CodeOutOfRange, noPos, "value %q is out of range for type %s", plainText(v), formatType(to, -1))
+			}
+		}
 		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
 	}
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
@@ -114,14 +150,26 @@ func castInt(v Value, to uint32) (Value, error) {
 		lo, hi = math.MinInt16, math.MaxInt16
 	case tInt4:
 		lo, hi = math.MinInt32, math.MaxInt32
-	case tOid, tXid, tRegclass, tRegtype, tRegproc, tRegprocedure, tRegnamespace, tRegrole:
+	case tOid:
+		if v.k == kText { // oidin takes what a signed int4 holds, too
+			lo, hi = math.MinInt32, math.MaxUint32
+		} else {
+			lo, hi = 0, math.MaxUint32
+		}
+	case tXid, tRegclass, tRegtype, tRegproc, tRegprocedure, tRegnamespace, tRegrole:
 		lo, hi = 0, math.MaxUint32
 	}
 	if n < lo || n > hi {
-		if v.k == kText { // PostgreSQL's input functions quote the input
-			return null, errorf("22003", noPos, "value %q is out of range for type %s", plainText(v), formatType(to, -1))
+		switch {
+		case v.k == kText: // PostgreSQL's input functions quote the input
+			return null, errorf(CodeOutOfRange, noPos, "value %q is out of range for type %s", plainText(v), formatType(to, -1))
+		case to == tOid:
+			return null, errorf(CodeOutOfRange, noPos, "OID out of range")
 		}
-		return null, errorf("22003", noPos, "%s out of range", formatType(to, -1))
+		return null, errorf(CodeOutOfRange, noPos, "%s out of range", formatType(to, -1))
+	}
+	if to == tOid && n < 0 {
+		n += 1 << 32
 	}
 	return intV(n), nil
 }

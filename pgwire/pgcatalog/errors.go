@@ -15,6 +15,7 @@ const (
 	CodeInvalidText      = "22P02"
 	CodeInvalidParameter = "22023"
 	CodeDivisionByZero   = "22012"
+	CodeOutOfRange       = "22003"
 	CodeInvalidRegex     = "2201B"
 	CodeInvalidEscape    = "22025"
 	CodeCardinality      = "21000"
