@@ -177,7 +177,10 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
 }
 
 // bindUsing turns USING (a, b) into equality of the left and right
-// columns; the right-hand copies are hidden from unqualified references.
+// columns. An unqualified reference names the copy that is never NULL-
+// extended: the left one, or the right one in a RIGHT JOIN (PostgreSQL's
+// merged column; a FULL JOIN's, the COALESCE of both, is not built: it
+// reads the left one). The other copy is hidden from unqualified references.
 func (b *binder) bindUsing(names []string, p *joinPlan, nl int) ([]*conj, error) {
 	var conds []*conj
 	for _, name := range names {
@@ -195,7 +198,11 @@ func (b *binder) bindUsing(names []string, p *joinPlan, nl int) ([]*conj, error)
 		if li < 0 || ri < 0 {
 			return nil, errorf(CodeUndefinedColumn, noPos, "column %q specified in USING clause does not exist in both tables", name)
 		}
-		p.cols[ri].usingDup = true
+		if p.kind == joinRight {
+			p.cols[li].usingDup = true
+		} else {
+			p.cols[ri].usingDup = true
+		}
 		l, r := colRef(0, li, p.cols[li]), colRef(0, ri, p.cols[ri])
 		e, err := b.binaryOp("=", l, r, noPos)
 		if err != nil {
