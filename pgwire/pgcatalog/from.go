@@ -85,7 +85,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 	rename := func(cols []scopeCol) []scopeCol {
 		out := make([]scopeCol, len(cols))
 		for i, c := range cols {
-			c.rel, c.usingDup = alias, false
+			c.rel, c.usingDup, c.usingKey = alias, false, false
 			if rv.Alias == nil {
 				c.schema = relSchema
 			}
@@ -177,12 +177,14 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
 }
 
 // bindUsing turns USING (a, b) into equality of the left and right
-// columns. An unqualified reference names the copy that is never NULL-
-// extended: the left one, or the right one in a RIGHT JOIN (PostgreSQL's
-// merged column; a FULL JOIN's, the COALESCE of both, is not built: it
-// reads the left one). The other copy is hidden from unqualified references.
+// columns. An unqualified reference names PostgreSQL's merged column: the
+// copy that is never NULL-extended (the left one, or the right one in a
+// RIGHT JOIN), or in a FULL JOIN a column of its own, the COALESCE of both
+// (joinPlan.merged), added after the inputs' columns. The copies it stands
+// for are hidden from unqualified references.
 func (b *binder) bindUsing(names []string, p *joinPlan, nl int) ([]*conj, error) {
 	var conds []*conj
+	var merged []scopeCol
 	for _, name := range names {
 		li, ri := -1, -1
 		for i, c := range p.cols {
@@ -198,10 +200,15 @@ func (b *binder) bindUsing(names []string, p *joinPlan, nl int) ([]*conj, error)
 		if li < 0 || ri < 0 {
 			return nil, errorf(CodeUndefinedColumn, noPos, "column %q specified in USING clause does not exist in both tables", name)
 		}
-		if p.kind == joinRight {
-			p.cols[li].usingDup = true
-		} else {
-			p.cols[ri].usingDup = true
+		switch p.kind {
+		case joinRight:
+			p.cols[li].usingDup, p.cols[ri].usingKey = true, true
+		case joinFull:
+			p.cols[li].usingDup, p.cols[ri].usingDup = true, true
+			p.merged = append(p.merged, [2]int{li, ri})
+			merged = append(merged, scopeCol{name: name, typ: p.cols[li].typ, usingKey: true})
+		default:
+			p.cols[ri].usingDup, p.cols[li].usingKey = true, true
 		}
 		l, r := colRef(0, li, p.cols[li]), colRef(0, ri, p.cols[ri])
 		e, err := b.binaryOp("=", l, r, noPos)
@@ -211,6 +218,7 @@ func (b *binder) bindUsing(names []string, p *joinPlan, nl int) ([]*conj, error)
 		conds = append(conds, &conj{e: e, refs: map[int]bool{li: true, ri: true}, eqL: l, eqR: r,
 			refL: map[int]bool{li: true}, refR: map[int]bool{ri: true}})
 	}
+	p.cols = append(p.cols, merged...)
 	return conds, nil
 }
 

@@ -88,10 +88,13 @@ type joinPlan struct {
 	left, right plan
 	on          *pg_query.Node // the ON condition, as written (pushdown)
 	onScope     *scope         // the scope on is bound in: the join's inputs
-	conds       []*conj
-	eq          *conj
-	eqSwap      bool // eq's left side reads the right input
-	cols        []scopeCol
+	// merged are a FULL JOIN … USING's columns, after the inputs': each
+	// the first non-NULL of a left and a right column (bindUsing).
+	merged [][2]int
+	conds  []*conj
+	eq     *conj
+	eqSwap bool // eq's left side reads the right input
+	cols   []scopeCol
 }
 
 func (p *joinPlan) columns() []scopeCol { return p.cols }
@@ -106,9 +109,16 @@ func (p *joinPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 	}
 	nl, nr := len(p.left.columns()), len(p.right.columns())
 	merge := func(l, r []Value) []Value {
-		row := make([]Value, nl+nr)
+		row := make([]Value, nl+nr+len(p.merged))
 		copy(row, l)
 		copy(row[nl:], r)
+		for i, m := range p.merged {
+			v := row[m[0]]
+			if v.isNull() {
+				v = row[m[1]]
+			}
+			row[nl+nr+i] = v
+		}
 		return row
 	}
 	return joinRows(ev, outer, lrows, rrows, merge, p.conds, p.eq, p.eqSwap, p.kind)

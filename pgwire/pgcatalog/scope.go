@@ -51,9 +51,11 @@ type scopeCol struct {
 	// use, for a Shale table's column, is set when an expression
 	// references it: the scan reads only those columns.
 	use *bool
-	// usingDup hides the right-hand copy of a JOIN USING column from
-	// unqualified references and from *.
-	usingDup bool
+	// usingDup hides a copy of a JOIN USING column from unqualified
+	// references and from *; usingKey marks the column they name instead
+	// (a visible copy, or a FULL JOIN's merged column), which * lists
+	// first, as PostgreSQL does.
+	usingDup, usingKey bool
 }
 
 // scope is one query level's name space. parent is the enclosing query's

@@ -153,10 +153,14 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 					schema = f[len(f)-3]
 				}
 				n := 0
-				for i, c := range sc.cols {
-					if (qual == "" && !c.usingDup) || c.rel == qual && (schema == "" || c.schema == schema) {
-						p.addTarget(colRef(0, i, c), c.name)
-						n++
+				// An unqualified * lists JOIN USING columns first.
+				for _, keys := range []bool{true, false} {
+					for i, c := range sc.cols {
+						if qual == "" && !c.usingDup && c.usingKey == keys ||
+							keys && qual != "" && c.rel == qual && (schema == "" || c.schema == schema) {
+							p.addTarget(colRef(0, i, c), c.name)
+							n++
+						}
 					}
 				}
 				if n == 0 && qual != "" {
