@@ -90,6 +90,7 @@ type readScratch struct {
 	out         []Cell
 	arena       arena
 	keyBuf      []byte
+	seekBuf     []byte // columnSeekTarget's keys
 }
 
 var readScratchPool = sync.Pool{New: func() any { return new(readScratch) }}
@@ -242,8 +243,10 @@ func (it *RowIterator) collectRow() bool {
 	visibleRow := it.view == nil || it.view.containsRow(it.row.Key)
 	exists := false // the row has a cell the target can see
 	skipped := 0    // cells stepped over by a keys-only read
+	unwanted := 0   // cells in a row the read did not take
 	for {
 		it.stats.CellsScanned++
+		taken := len(it.cells)
 		if visibleRow {
 			visible, err := it.addCell(k[len(prefix):])
 			if err != nil {
@@ -259,10 +262,25 @@ func (it *RowIterator) collectRow() bool {
 			}
 		}
 		var ok bool
-		if it.reversed {
+		switch {
+		case it.reversed:
 			ok = it.iter.Prev()
-		} else {
+		case len(it.cells) > taken:
+			unwanted = 0
 			ok = it.iter.Next()
+		default:
+			// A cell of a family, column or version the read does not want:
+			// past a few, seek to the next one it may want.
+			var target []byte
+			if unwanted++; unwanted > columnSkipNexts && visibleRow && it.view == nil && !it.keysOnly && (exists || !it.keepEmpty) {
+				target = it.columnSeekTarget(prefix, k[len(prefix):])
+			}
+			if target != nil {
+				unwanted = 0
+				ok = it.iter.SeekGE(target)
+			} else {
+				ok = it.iter.Next()
+			}
 		}
 		if !ok {
 			break
@@ -283,6 +301,60 @@ func (it *RowIterator) collectRow() bool {
 		return exists
 	}
 	return len(it.cells) > 0
+}
+
+// columnSkipNexts is how many cells in a row a read that restricts
+// families, qualifiers or versions steps over with Next before it seeks to
+// the next cell it may want: narrow rows are walked, wide ones jumped.
+const columnSkipNexts = 8
+
+// columnSeekTarget returns the key to seek to from the cell with column
+// suffix suffix in the row with key prefix prefix, which the read did not
+// take: past its column's older versions (LatestOnly), to the next
+// qualifier the read wants in its family, or to the next family it may
+// want (the next row's first key when there is none). nil: step with Next.
+// It relies on addCell's state for the cell (lastFam*).
+func (it *RowIterator) columnSeekTarget(prefix, suffix []byte) []byte {
+	fam, qual, _, buf, err := decodeColumnSuffix(suffix, it.keyBuf[:0])
+	it.keyBuf = buf
+	if err != nil {
+		return nil
+	}
+	b := append(it.seekBuf[:0], prefix...)
+	defer func() { it.seekBuf = b[:0] }()
+	if it.lastFamOK && it.lastFamWanted {
+		quals := it.lastFamQuals
+		if quals == nil || containsQualifier(quals, qual) {
+			if !it.latestOnly {
+				return nil // a wanted cell: nothing to skip
+			}
+			// An older version of a wanted column: past the column.
+			b = append(append(b, fam...), escByte)
+			b = appendEscaped(b, qual)
+			b[len(b)-1]++ // the column's terminator 0x00 0x01 becomes 0x00 0x02
+			return b
+		}
+		if i, _ := slices.BinarySearchFunc(quals, qual, bytes.Compare); i < len(quals) {
+			b = append(append(b, fam...), escByte)
+			return appendEscaped(b, quals[i]) // the next wanted column's first cell
+		}
+	}
+	// Past this family: to the next family the read wants, or to the next
+	// row when it wants none after this one.
+	next, found := "", false
+	if it.families == nil {
+		b = append(append(b, fam...), escByte+1) // sorts after every key of fam
+		return b
+	}
+	for _, f := range it.families {
+		if f > string(fam) && (!found || f < next) {
+			next, found = f, true
+		}
+	}
+	if !found {
+		return prefixSuccessor(prefix)
+	}
+	return append(append(b, next...), escByte)
 }
 
 // keysOnlyNexts is how many cells a keys-only read steps over with Next

@@ -1,0 +1,219 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestColumnSkipMatchesFullRead: a read that restricts families, qualifiers
+// or versions seeks over the cells it does not want once a row is wide
+// (columnSkipNexts); it must return exactly what a full read, restricted
+// afterwards, returns, forward and reversed, with and without empty rows.
+func TestColumnSkipMatchesFullRead(t *testing.T) {
+	te := openTestEngine(t)
+	ctx := context.Background()
+	tgt := Target{Instance: "i", Table: "wide"}
+	fams := []string{"a", "b", "bb", "c"}
+	var spec TableSpec
+	for _, f := range fams {
+		spec.Families = append(spec.Families, Family{Name: f})
+	}
+	if _, err := te.CreateTable(ctx, "i", "wide", spec); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	qualName := func(i int) []byte { return fmt.Appendf(nil, "q%03d", i) }
+	var rows []RowMutations
+	for r := range 12 {
+		var muts []Mutation
+		for _, f := range fams {
+			if rng.IntN(4) == 0 {
+				continue // some rows lack some families
+			}
+			for q := range rng.IntN(40) {
+				if rng.IntN(3) == 0 {
+					continue
+				}
+				for v := range 1 + rng.IntN(12) {
+					muts = append(muts, Mutation{Kind: SetCell, Family: f, Qualifier: qualName(q),
+						Timestamp: int64(1000 * (v + 1)), Value: fmt.Appendf(nil, "%d/%s/%d/%d", r, f, q, v)})
+				}
+			}
+		}
+		if len(muts) == 0 {
+			muts = append(muts, Mutation{Kind: SetCell, Family: "a", Qualifier: []byte("x"), Timestamp: 1000, Value: []byte("v")})
+		}
+		rows = append(rows, RowMutations{Key: fmt.Appendf(nil, "row%02d", r), Mutations: muts})
+	}
+	errs, err := te.MutateRows(ctx, tgt, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	read := func(opts ReadOptions) ([]Row, ReadStats) {
+		t.Helper()
+		it, err := te.ReadRows(ctx, tgt, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer it.Close()
+		var out []Row
+		for r := it.Next(); r != nil; r = it.Next() {
+			out = append(out, *r.Clone())
+		}
+		if err := it.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out, it.Stats()
+	}
+	full, fullStats := read(ReadOptions{})
+
+	// restrict applies opts' Families, Qualifiers and LatestOnly to a full
+	// read's rows, as the read itself should.
+	restrict := func(opts ReadOptions) []Row {
+		var out []Row
+		for _, r := range full {
+			var cells []Cell
+			for _, c := range r.Cells {
+				if opts.Families != nil && !slices.Contains(opts.Families, c.Family) {
+					continue
+				}
+				if qs, ok := opts.Qualifiers[c.Family]; ok && !containsQualifier(qs, c.Qualifier) {
+					continue
+				}
+				if opts.LatestOnly && len(cells) > 0 {
+					last := cells[len(cells)-1]
+					if last.Family == c.Family && string(last.Qualifier) == string(c.Qualifier) {
+						continue
+					}
+				}
+				cells = append(cells, c)
+			}
+			if len(cells) > 0 || opts.KeepEmptyRows {
+				out = append(out, Row{Key: r.Key, Cells: cells})
+			}
+		}
+		if opts.Reversed {
+			slices.Reverse(out)
+		}
+		return out
+	}
+
+	skipped := false
+	for i := range 400 {
+		var opts ReadOptions
+		if rng.IntN(2) == 0 {
+			for _, f := range fams {
+				if rng.IntN(2) == 0 {
+					opts.Families = append(opts.Families, f)
+				}
+			}
+			if opts.Families == nil {
+				opts.Families = []string{}
+			}
+		}
+		if rng.IntN(2) == 0 {
+			opts.Qualifiers = map[string][][]byte{}
+			for _, f := range fams {
+				if rng.IntN(2) == 0 {
+					continue
+				}
+				var qs [][]byte
+				for q := range 40 {
+					if rng.IntN(6) == 0 {
+						qs = append(qs, qualName(q))
+					}
+				}
+				opts.Qualifiers[f] = qs
+			}
+		}
+		opts.LatestOnly = rng.IntN(2) == 0
+		opts.Reversed = rng.IntN(3) == 0
+		opts.KeepEmptyRows = rng.IntN(3) == 0
+		got, stats := read(opts)
+		want := restrict(opts)
+		if !rowsEqual(got, want) {
+			t.Fatalf("read %d %+v: got %d rows, want %d\ngot  %v\nwant %v", i, opts, len(got), len(want), got, want)
+		}
+		if stats.CellsScanned < fullStats.CellsScanned {
+			skipped = true
+		}
+	}
+	if !skipped {
+		t.Fatal("no read sought past a cell: the test does not exercise columnSeekTarget")
+	}
+}
+
+func rowsEqual(a, b []Row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if string(a[i].Key) != string(b[i].Key) || len(a[i].Cells) != len(b[i].Cells) {
+			return false
+		}
+		for j, c := range a[i].Cells {
+			d := b[i].Cells[j]
+			if c.Family != d.Family || string(c.Qualifier) != string(d.Qualifier) || c.Timestamp != d.Timestamp ||
+				string(c.Value) != string(d.Value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// BenchmarkWideRowColumn: one column of a 5,000-column row, and the newest
+// version of a column with 1,000 versions.
+func BenchmarkWideRowColumn(b *testing.B) {
+	te := openTestEngine(b)
+	ctx := context.Background()
+	tgt := Target{Instance: "i", Table: "wide"}
+	if _, err := te.CreateTable(ctx, "i", "wide", TableSpec{Families: []Family{{Name: "cf"}}}); err != nil {
+		b.Fatal(err)
+	}
+	var muts []Mutation
+	for q := range 5000 {
+		muts = append(muts, Mutation{Kind: SetCell, Family: "cf", Qualifier: fmt.Appendf(nil, "q%05d", q), Timestamp: 1000, Value: []byte("v")})
+	}
+	for v := range 1000 {
+		muts = append(muts, Mutation{Kind: SetCell, Family: "cf", Qualifier: []byte("versions"), Timestamp: int64(v+1) * 1000, Value: []byte("v")})
+	}
+	if errs, err := te.MutateRows(ctx, tgt, []RowMutations{{Key: []byte("wide"), Mutations: muts}}); err != nil || errs[0] != nil {
+		b.Fatal(err, errs)
+	}
+	for _, bc := range []struct {
+		name string
+		opts ReadOptions
+	}{
+		{"one-of-5000-columns", ReadOptions{Qualifiers: map[string][][]byte{"cf": {[]byte("q02500")}}}},
+		{"newest-of-1000-versions", ReadOptions{Qualifiers: map[string][][]byte{"cf": {[]byte("versions")}}, LatestOnly: true}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			bc.opts.Rows = RowSet{Keys: [][]byte{[]byte("wide")}}
+			for b.Loop() {
+				it, err := te.ReadRows(ctx, tgt, bc.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r := it.Next()
+				n := 0
+				if r != nil {
+					n = len(r.Cells)
+				}
+				it.Close()
+				if n != 1 {
+					b.Fatalf("read %d cells, %v", n, it.Err())
+				}
+			}
+		})
+	}
+}
