@@ -213,17 +213,18 @@ func splitStatements(out []span, text string) []span {
 			isCopy, depth, l.pgStrings = false, 0, false
 			continue
 		}
-		word := text[t.start:t.end]
-		switch {
-		case empty:
-			isCopy = t.kind == tokIdent && strings.EqualFold(word, "copy")
-		case !isCopy || l.pgStrings:
-		case t.kind == tokPunct && word == "(":
-			depth++
-		case t.kind == tokPunct && word == ")":
-			depth--
-		case depth == 0 && t.kind == tokIdent && (strings.EqualFold(word, "to") || strings.EqualFold(word, "from")):
-			l.pgStrings = true
+		if empty {
+			isCopy = t.kind == tokIdent && t.end-t.start == 4 && strings.EqualFold(text[t.start:t.end], "copy")
+		} else if isCopy && !l.pgStrings {
+			word := text[t.start:t.end]
+			switch {
+			case t.kind == tokPunct && word == "(":
+				depth++
+			case t.kind == tokPunct && word == ")":
+				depth--
+			case depth == 0 && t.kind == tokIdent && (strings.EqualFold(word, "to") || strings.EqualFold(word, "from")):
+				l.pgStrings = true
+			}
 		}
 		empty = false
 	}
