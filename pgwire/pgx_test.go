@@ -314,13 +314,20 @@ func TestDisconnectStopsQuery(t *testing.T) {
 		rows.Next()
 	}
 	c.PgConn().Conn().Close() // hang up mid-result
+	waitEnded(t, f, "forever")
+}
+
+// waitEnded waits for the fake executor's query word to end, as it does
+// when its client hangs up or cancels.
+func waitEnded(t *testing.T, f *fakeExec, word string) {
+	t.Helper()
 	select {
 	case w := <-f.ended:
-		if w != "forever" {
+		if w != word {
 			t.Fatalf("ended %q", w)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("the query kept running after the client hung up")
+		t.Fatalf("%s kept running after the client gave up on it", word)
 	}
 }
 
@@ -343,12 +350,5 @@ func TestCopyCancel(t *testing.T) {
 	if _, err := c.PgConn().CopyTo(ctx, io.Discard, "COPY (forever) TO STDOUT"); err == nil {
 		t.Fatal("COPY (forever) ended without an error")
 	}
-	select {
-	case w := <-f.ended:
-		if w != "forever" {
-			t.Fatalf("ended %q", w)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the COPY kept running after the client hung up")
-	}
+	waitEnded(t, f, "forever")
 }

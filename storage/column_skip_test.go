@@ -15,15 +15,8 @@ import (
 func TestColumnSkipMatchesFullRead(t *testing.T) {
 	te := openTestEngine(t)
 	ctx := context.Background()
-	tgt := Target{Instance: "i", Table: "wide"}
 	fams := []string{"a", "b", "bb", "c"}
-	var spec TableSpec
-	for _, f := range fams {
-		spec.Families = append(spec.Families, Family{Name: f})
-	}
-	if _, err := te.CreateTable(ctx, "i", "wide", spec); err != nil {
-		t.Fatal(err)
-	}
+	tgt := te.createTable("wide", fams...)
 	rng := rand.New(rand.NewPCG(1, 2))
 	qualName := func(i int) []byte { return fmt.Appendf(nil, "q%03d", i) }
 	var rows []RowMutations
@@ -176,10 +169,7 @@ func rowsEqual(a, b []Row) bool {
 func BenchmarkWideRowColumn(b *testing.B) {
 	te := openTestEngine(b)
 	ctx := context.Background()
-	tgt := Target{Instance: "i", Table: "wide"}
-	if _, err := te.CreateTable(ctx, "i", "wide", TableSpec{Families: []Family{{Name: "cf"}}}); err != nil {
-		b.Fatal(err)
-	}
+	tgt := te.createTable("wide", "cf")
 	var muts []Mutation
 	for q := range 5000 {
 		muts = append(muts, Mutation{Kind: SetCell, Family: "cf", Qualifier: fmt.Appendf(nil, "q%05d", q), Timestamp: 1000, Value: []byte("v")})

@@ -95,9 +95,7 @@ func TestEngineLimits(t *testing.T) {
 func TestEngineClosed(t *testing.T) {
 	te := openTestEngine(t)
 	ctx := context.Background()
-	if _, err := te.CreateTable(ctx, "i", "t", TableSpec{Families: []Family{{Name: "f"}}}); err != nil {
-		t.Fatal(err)
-	}
+	te.createTable("t", "f")
 	e := te.Engine
 	if err := te.shutdown(); err != nil {
 		t.Fatal(err)

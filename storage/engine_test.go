@@ -174,6 +174,20 @@ func openTestEngine(t testing.TB, adjust ...func(*Options)) *testEngine {
 	return te
 }
 
+// createTable creates table name of instance "i" with families fams and
+// returns its target.
+func (te *testEngine) createTable(name string, fams ...string) Target {
+	te.t.Helper()
+	var spec TableSpec
+	for _, f := range fams {
+		spec.Families = append(spec.Families, Family{Name: f})
+	}
+	if _, err := te.CreateTable(context.Background(), "i", name, spec); err != nil {
+		te.t.Fatal(err)
+	}
+	return Target{Instance: "i", Table: name}
+}
+
 func (te *testEngine) open() error {
 	e, err := Open(testEngineDir, te.opts)
 	if err != nil {

@@ -36,9 +36,7 @@ func TestCachedIteratorsSeeEveryWrite(t *testing.T) {
 	te := openTestEngine(t)
 	ctx := context.Background()
 	tgt := Target{Instance: "i", Table: "t"}
-	if _, err := te.CreateTable(ctx, "i", "t", TableSpec{Families: []Family{{Name: "f"}}}); err != nil {
-		t.Fatal(err)
-	}
+	te.createTable("t", "f")
 	set := func(v string) []Mutation {
 		return []Mutation{{Kind: SetCell, Family: "f", Qualifier: []byte("q"), Timestamp: 1000, Value: []byte(v)}}
 	}
@@ -84,9 +82,7 @@ func TestCachedIteratorsRetiredByFlush(t *testing.T) {
 	te := openTestEngine(t)
 	ctx := context.Background()
 	tgt := Target{Instance: "i", Table: "t"}
-	if _, err := te.CreateTable(ctx, "i", "t", TableSpec{Families: []Family{{Name: "f"}}}); err != nil {
-		t.Fatal(err)
-	}
+	te.createTable("t", "f")
 	if err := te.MutateRow(ctx, tgt, []byte("r"), []Mutation{{Kind: SetCell, Family: "f", Qualifier: []byte("q"), Value: []byte("v")}}); err != nil {
 		t.Fatal(err)
 	}
@@ -119,9 +115,7 @@ func TestCachedIteratorsRealTimeOrder(t *testing.T) {
 	te := openTestEngine(t, func(o *Options) { o.NoSync = true })
 	ctx := context.Background()
 	tgt := Target{Instance: "i", Table: "t"}
-	if _, err := te.CreateTable(ctx, "i", "t", TableSpec{Families: []Family{{Name: "f"}}}); err != nil {
-		t.Fatal(err)
-	}
+	te.createTable("t", "f")
 	var published atomic.Uint64
 	write := func(n uint64) {
 		v := binary.BigEndian.AppendUint64(nil, n)
