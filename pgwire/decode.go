@@ -64,11 +64,8 @@ func invalidText(t *types.Type, s string) error {
 func decodeText(t *types.Type, s string) (types.Value, error) {
 	switch t.Kind {
 	case types.KindBool:
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "t", "true", "y", "yes", "on", "1":
-			return types.BoolValue(true), nil
-		case "f", "false", "n", "no", "off", "0":
-			return types.BoolValue(false), nil
+		if b, ok := pgcatalog.ParseBool(s); ok {
+			return types.BoolValue(b), nil
 		}
 	case types.KindInt64:
 		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {

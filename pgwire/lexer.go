@@ -125,7 +125,7 @@ func (l *lexer) str(start, q int) token {
 	standard := l.pgStrings && quote == '\'' && start == q
 	// E'…' is PostgreSQL's: backslash escapes, and two quotes are one.
 	pgEscapes := quote == '\'' && strings.EqualFold(s[start:q], "e")
-	triple := !standard && !pgEscapes && strings.HasPrefix(s[q:], strings.Repeat(string(quote), 3))
+	triple := !standard && !pgEscapes && tripleQuote(s, q)
 	i := q + 1
 	if triple {
 		i = q + 3
@@ -143,7 +143,7 @@ func (l *lexer) str(start, q int) token {
 		case !triple:
 			l.pos = i + 1
 			return token{kind: tokString, start: start, end: i + 1}
-		case strings.HasPrefix(s[i:], strings.Repeat(string(quote), 3)):
+		case tripleQuote(s, i):
 			l.pos = i + 3
 			return token{kind: tokString, start: start, end: i + 3}
 		}
@@ -151,6 +151,11 @@ func (l *lexer) str(start, q int) token {
 	}
 	l.pos = len(s)
 	return token{kind: tokString, start: start, end: len(s)}
+}
+
+// tripleQuote reports whether s holds three of the quote s[i] from i.
+func tripleQuote(s string, i int) bool {
+	return i+2 < len(s) && s[i+1] == s[i] && s[i+2] == s[i]
 }
 
 // quoted lexes a `…` identifier from i and returns its end.

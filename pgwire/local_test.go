@@ -1,6 +1,10 @@
 package pgwire
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/shale-db/shale/sql/types"
+)
 
 // TestParseLocalPrefixes: every prefix of these session statements parses
 // or fails with an error, never a panic (an unterminated "identifier" once
@@ -88,6 +92,22 @@ func TestSplitStatements(t *testing.T) {
 				t.Errorf("%s: got %q, want %q", tc.text, got, tc.want)
 				break
 			}
+		}
+	}
+}
+
+// TestDecodeBoolParam: a boolean parameter's text is read as PostgreSQL's
+// boolin reads it, unique prefixes included.
+func TestDecodeBoolParam(t *testing.T) {
+	for in, want := range map[string]bool{"t": true, " TRUE ": true, "ye": true, "on": true, "1": true, "of": false, "n": false, "0": false} {
+		v, err := decodeText(types.Bool, in)
+		if err != nil || v.Bool() != want {
+			t.Errorf("decodeText(bool, %q) = %v, %v; want %v", in, v, err, want)
+		}
+	}
+	for _, in := range []string{"o", "", "yess", "2"} {
+		if _, err := decodeText(types.Bool, in); err == nil {
+			t.Errorf("decodeText(bool, %q) took it", in)
 		}
 	}
 }

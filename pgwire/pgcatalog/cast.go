@@ -87,17 +87,17 @@ func castBool(v Value) (Value, error) {
 	case kInt:
 		return boolV(v.i != 0), nil
 	case kText:
-		if b, ok := parseBool(v.s); ok {
+		if b, ok := ParseBool(v.s); ok {
 			return boolV(b), nil
 		}
 	}
 	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type boolean: %q", plainText(v))
 }
 
-// parseBool reads boolean input as PostgreSQL's boolin does: true, yes,
+// ParseBool reads boolean input as PostgreSQL's boolin does: true, yes,
 // on, 1, false, no, off, 0 or a unique prefix of a word, in any case, with
 // white space around.
-func parseBool(s string) (value, ok bool) {
+func ParseBool(s string) (value, ok bool) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if s == "" {
 		return false, false
