@@ -110,7 +110,7 @@ func (c *iterCache) beginWrite() {
 func (c *iterCache) endWrite() {
 	c.inflight.Add(-1)
 	if c.cached.Load() > 0 {
-		c.drop()
+		c.dropStale()
 	}
 }
 
@@ -145,13 +145,6 @@ func (c *iterCache) dropStale() {
 func (c *iterCache) close() {
 	c.mu.Lock()
 	c.closed = true
-	c.mu.Unlock()
-	c.drop()
-}
-
-// drop closes every cached iterator.
-func (c *iterCache) drop() {
-	c.mu.Lock()
 	free := c.free
 	c.free = nil
 	c.cached.Store(0)
