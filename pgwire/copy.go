@@ -6,14 +6,15 @@ import (
 )
 
 // COPY … TO STDOUT streams a query's rows, or a table's, in PostgreSQL's
-// text or CSV format (psql's \copy sends it; so do pgx's CopyTo and
-// exporters). Shale is read-only over SQL, so COPY FROM is refused, and so
+// text, CSV or binary format (psql's \copy sends it; so do pgx's CopyTo
+// and exporters). The binary format carries each value as the binary
+// result format does (encode.go), so PostgreSQL loads it with COPY FROM. Shale is read-only over SQL, so COPY FROM is refused, and so
 // is COPY to or from a server file.
 //
 //	COPY ( query ) TO STDOUT [ [ WITH ] ( option [, …] ) | legacy options ]
 //	COPY table [ ( column [, …] ) ] TO STDOUT …
 //
-// The options are FORMAT text | csv, DELIMITER, NULL, HEADER, QUOTE,
+// The options are FORMAT text | csv | binary, DELIMITER, NULL, HEADER, QUOTE,
 // ESCAPE, FORCE_QUOTE * | (columns) and ENCODING 'UTF8'; the legacy forms
 // (WITH CSV HEADER, DELIMITER AS ',', FORCE QUOTE *, …) are read too.
 // The query between the parentheses is lexed by GoogleSQL's rules; the
@@ -25,6 +26,7 @@ import (
 // copyOpts are a COPY's format options, resolved to PostgreSQL's defaults.
 type copyOpts struct {
 	csv        bool
+	binary     bool
 	delim      byte
 	null       string
 	header     bool
@@ -192,7 +194,8 @@ func (o *copyOpts) set(w *words, name string, modern bool) error {
 		}
 		o.formatSeen = true
 		if !modern { // legacy BINARY
-			return errorf(codeNotSupported, "COPY BINARY is not supported: use FORMAT text or csv")
+			o.binary = true
+			return nil
 		}
 		f, ok := w.ident()
 		switch {
@@ -202,7 +205,7 @@ func (o *copyOpts) set(w *words, name string, modern bool) error {
 			o.csv = true
 		case f == "text":
 		case f == "binary":
-			return errorf(codeNotSupported, "COPY BINARY is not supported: use FORMAT text or csv")
+			o.binary = true
 		default:
 			return errorf(codeInvalidParamValue, fmt.Sprintf("COPY format %q not recognized", f))
 		}
@@ -273,6 +276,16 @@ func (o *copyOpts) set(w *words, name string, modern bool) error {
 // resolve applies the defaults of the format and checks the combination,
 // as PostgreSQL's ProcessCopyOptions does.
 func (o *copyOpts) resolve() error {
+	if o.binary {
+		switch {
+		case o.delimSet:
+			return errorf(codeSyntax, "cannot specify DELIMITER in BINARY mode")
+		case o.nullSet:
+			return errorf(codeSyntax, "cannot specify NULL in BINARY mode")
+		case o.header:
+			return errorf(codeSyntax, "cannot specify HEADER in BINARY mode")
+		}
+	}
 	if !o.delimSet {
 		o.delim = '\t'
 		if o.csv {

@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"encoding/binary"
 	"strconv"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -21,7 +22,39 @@ func (c *conn) copyOut(pt *portal) (string, error) {
 	}
 	defer rows.Close()
 	cols, o := inner.cols, st.copy
-	c.w.send(&pgproto3.CopyOutResponse{OverallFormat: 0, ColumnFormatCodes: make([]uint16, len(cols))})
+	format := formatText
+	if o.binary {
+		format = formatBinary
+	}
+	fmts := make([]uint16, len(cols))
+	for i := range fmts {
+		fmts[i] = uint16(format)
+	}
+	c.w.send(&pgproto3.CopyOutResponse{OverallFormat: byte(format), ColumnFormatCodes: fmts})
+	var n int64
+	if o.binary {
+		n, err = c.copyBinary(rows, cols)
+	} else {
+		n, err = c.copyText(rows, cols, o)
+	}
+	if err != nil {
+		return "", toPGError(ctx, err, nil)
+	}
+	if err := rows.Err(); err != nil {
+		return "", toPGError(ctx, err, offsets)
+	}
+	if o.binary {
+		start := c.w.begin('d')
+		c.w.buf = binary.BigEndian.AppendUint16(c.w.buf, 0xffff) // the trailer
+		c.w.end(start)
+	}
+	c.w.send(&pgproto3.CopyDone{})
+	return "COPY " + strconv.FormatInt(n, 10), nil
+}
+
+// copyText sends rows as text or CSV lines, one CopyData each, after the
+// header line if asked for.
+func (c *conn) copyText(rows Rows, cols []column, o *copyOpts) (n int64, err error) {
 	if o.header {
 		start := c.w.begin('d')
 		for i, col := range cols {
@@ -36,7 +69,6 @@ func (c *conn) copyOut(pt *portal) (string, error) {
 	for i, col := range cols {
 		force[i] = o.forceAll || o.forceCols[col.name]
 	}
-	var n int64
 	var text []byte
 	for rows.Next() {
 		start := c.w.begin('d')
@@ -50,21 +82,55 @@ func (c *conn) copyOut(pt *portal) (string, error) {
 			}
 			if text, err = c.enc.appendValue(text[:0], v, cols[i].oid, formatText); err != nil {
 				c.w.buf = c.w.buf[:start]
-				return "", toPGError(ctx, err, nil)
+				return n, err
 			}
 			c.w.buf = o.appendField(c.w.buf, text, force[i], len(cols) == 1)
 		}
 		c.w.end(start, '\n')
 		n++
 		if err := c.w.flushIfFull(); err != nil {
-			return "", toPGError(ctx, err, nil)
+			return n, err
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return "", toPGError(ctx, err, offsets)
+	return n, nil
+}
+
+// binarySignature opens a binary COPY: the signature, then the flags and
+// the header extension's length, both 0.
+var binarySignature = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
+
+// copyBinary sends rows in COPY's binary format: the header, then per row
+// its field count and each field as a length (-1: NULL) and its value in
+// the column type's binary form (as DataRow sends it). The header rides
+// in a CopyData of its own, and so does the trailer copyOut sends (a field
+// count of -1) once the rows have all been read.
+func (c *conn) copyBinary(rows Rows, cols []column) (n int64, err error) {
+	start := c.w.begin('d')
+	c.w.buf = append(c.w.buf, binarySignature...)
+	c.w.end(start)
+	for rows.Next() {
+		start := c.w.begin('d')
+		c.w.buf = binary.BigEndian.AppendUint16(c.w.buf, uint16(len(cols)))
+		for i, v := range rows.Row() {
+			if v.IsNull() {
+				c.w.buf = binary.BigEndian.AppendUint32(c.w.buf, ^uint32(0))
+				continue
+			}
+			at := len(c.w.buf)
+			c.w.buf = append(c.w.buf, 0, 0, 0, 0)
+			if c.w.buf, err = c.enc.appendValue(c.w.buf, v, cols[i].oid, formatBinary); err != nil {
+				c.w.buf = c.w.buf[:start]
+				return n, err
+			}
+			binary.BigEndian.PutUint32(c.w.buf[at:], uint32(len(c.w.buf)-at-4))
+		}
+		c.w.end(start)
+		n++
+		if err := c.w.flushIfFull(); err != nil {
+			return n, err
+		}
 	}
-	c.w.send(&pgproto3.CopyDone{})
-	return "COPY " + strconv.FormatInt(n, 10), nil
+	return n, nil
 }
 
 // appendField appends one non-null field in the copy's format. In text

@@ -1,6 +1,7 @@
 package pgwire_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -21,6 +23,12 @@ import (
 // PostgreSQL: -pgtest-addr=localhost:5432); sections that differ from
 // PostgreSQL are marked "ours" and skipped there.
 var pgtestAddr = flag.String("pgtest-addr", "", "run testdata/pgtest against this server instead of a fake-backed pgwire")
+
+// readable reports whether CopyData is text to show as it is (binary COPY's
+// is shown in hex).
+func readable(b []byte) bool {
+	return utf8.Valid(b) && !bytes.ContainsFunc(b, func(r rune) bool { return r < ' ' && r != '\t' && r != '\n' && r != '\r' })
+}
 
 // TestPGTest runs the golden protocol traces of testdata/pgtest (crdb's
 // pgtest format): "send" sends frontend messages written as pgproto3 JSON,
@@ -130,7 +138,7 @@ func receiveUntil(t *testing.T, fe *pgproto3.Frontend, types []string) string {
 				t.Fatalf("waiting for %s: %v\n%s", want, err, b.String())
 			}
 			var js []byte
-			if cd, ok := m.(*pgproto3.CopyData); ok { // its text, not hex
+			if cd, ok := m.(*pgproto3.CopyData); ok && readable(cd.Data) { // its text, not hex
 				js, err = json.Marshal(struct{ Type, Text string }{"CopyData", string(cd.Data)})
 			} else {
 				js, err = json.Marshal(redact(m))

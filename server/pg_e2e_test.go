@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -62,6 +63,14 @@ func TestDemoOverPostgres(t *testing.T) {
 	want := "device_id,ts\n4c410523,2020-05-01 00:00:00+00\n4c410523,2020-05-01 01:00:00+00\n"
 	if err != nil || tag.String() != "COPY 2" || csv.String() != want {
 		t.Fatalf("COPY TO STDOUT: %q %v\n%s", tag, err, csv.String())
+	}
+	// In the binary format: the header, a row of one text field, the trailer.
+	var bin bytes.Buffer
+	tag, err = c.PgConn().CopyTo(ctx, &bin, "COPY (SELECT device_id FROM readings WHERE device_type = 'phone' "+
+		"AND device_id = '4c410523' LIMIT 1) TO STDOUT (FORMAT binary)")
+	want = "PGCOPY\n\xff\r\n\x00" + "\x00\x00\x00\x00\x00\x00\x00\x00" + "\x00\x01\x00\x00\x00\x084c410523" + "\xff\xff"
+	if err != nil || tag.String() != "COPY 1" || bin.String() != want {
+		t.Fatalf("COPY TO STDOUT (FORMAT binary): %q %v\n%q", tag, err, bin.String())
 	}
 	if _, err := exec.LookPath("psql"); err == nil {
 		host, port, _ := strings.Cut(addr, ":")
