@@ -63,7 +63,8 @@ func (c *conn) copyText(rows Rows, cols []column, o *copyOpts) (n int64, err err
 			}
 			c.w.buf = o.appendField(c.w.buf, []byte(col.name), false, len(cols) == 1)
 		}
-		c.w.end(start, '\n')
+		c.w.buf = append(c.w.buf, '\n')
+		c.w.end(start)
 	}
 	force := make([]bool, len(cols))
 	for i, col := range cols {
@@ -86,7 +87,8 @@ func (c *conn) copyText(rows Rows, cols []column, o *copyOpts) (n int64, err err
 			}
 			c.w.buf = o.appendField(c.w.buf, text, force[i], len(cols) == 1)
 		}
-		c.w.end(start, '\n')
+		c.w.buf = append(c.w.buf, '\n')
+		c.w.end(start)
 		n++
 		if err := c.w.flushIfFull(); err != nil {
 			return n, err
@@ -108,22 +110,18 @@ func (c *conn) copyBinary(rows Rows, cols []column) (n int64, err error) {
 	start := c.w.begin('d')
 	c.w.buf = append(c.w.buf, binarySignature...)
 	c.w.end(start)
+	fmts := make([]int16, len(cols))
+	for i := range fmts {
+		fmts[i] = formatBinary
+	}
 	for rows.Next() {
 		start := c.w.begin('d')
-		c.w.buf = binary.BigEndian.AppendUint16(c.w.buf, uint16(len(cols)))
-		for i, v := range rows.Row() {
-			if v.IsNull() {
-				c.w.buf = binary.BigEndian.AppendUint32(c.w.buf, ^uint32(0))
-				continue
-			}
-			at := len(c.w.buf)
-			c.w.buf = append(c.w.buf, 0, 0, 0, 0)
-			if c.w.buf, err = c.enc.appendValue(c.w.buf, v, cols[i].oid, formatBinary); err != nil {
-				c.w.buf = c.w.buf[:start]
-				return n, err
-			}
-			binary.BigEndian.PutUint32(c.w.buf[at:], uint32(len(c.w.buf)-at-4))
+		buf, err := c.enc.appendFields(c.w.buf, rows.Row(), cols, fmts)
+		if err != nil {
+			c.w.buf = c.w.buf[:start]
+			return n, err
 		}
+		c.w.buf = buf
 		c.w.end(start)
 		n++
 		if err := c.w.flushIfFull(); err != nil {

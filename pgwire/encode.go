@@ -50,6 +50,30 @@ func (e *encoder) appendValue(dst []byte, v types.Value, oid uint32, format int1
 	return e.appendText(dst, v, oid)
 }
 
+// appendFields appends a row's field count, then each field as its length
+// (-1: NULL) and its value in fmts[i]: the body of a DataRow, and a row of
+// binary COPY.
+func (e *encoder) appendFields(dst []byte, row []types.Value, cols []column, fmts []int16) ([]byte, error) {
+	if len(row) != len(cols) {
+		return dst, errorf(codeInternal, fmt.Sprintf("pgwire: row has %d values for %d columns", len(row), len(cols)))
+	}
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(row)))
+	for i, v := range row {
+		if v.IsNull() {
+			dst = binary.BigEndian.AppendUint32(dst, 0xffffffff)
+			continue
+		}
+		at := len(dst)
+		dst = append(dst, 0, 0, 0, 0)
+		var err error
+		if dst, err = e.appendValue(dst, v, cols[i].oid, fmts[i]); err != nil {
+			return dst, err
+		}
+		binary.BigEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
+	}
+	return dst, nil
+}
+
 // appendBinary appends the binary form (PostgreSQL's send functions).
 func (e *encoder) appendBinary(dst []byte, v types.Value, oid uint32) ([]byte, error) {
 	switch oid {

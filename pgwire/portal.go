@@ -297,28 +297,14 @@ func (c *conn) sendRow(row []types.Value, cols []column, fmts []int16) error {
 	if c.w.err != nil {
 		return c.w.err
 	}
-	if len(row) != len(cols) {
-		return errorf(codeInternal, fmt.Sprintf("pgwire: row has %d values for %d columns", len(row), len(cols)))
+	start := c.w.begin('D')
+	buf, err := c.enc.appendFields(c.w.buf, row, cols, fmts)
+	if err != nil {
+		c.w.buf = c.w.buf[:start]
+		return err
 	}
-	start := len(c.w.buf)
-	buf := append(c.w.buf, 'D', 0, 0, 0, 0)
-	buf = binary.BigEndian.AppendUint16(buf, uint16(len(row)))
-	for i, v := range row {
-		if v.IsNull() {
-			buf = binary.BigEndian.AppendUint32(buf, 0xffffffff)
-			continue
-		}
-		at := len(buf)
-		buf = append(buf, 0, 0, 0, 0)
-		var err error
-		if buf, err = c.enc.appendValue(buf, v, cols[i].oid, fmts[i]); err != nil {
-			c.w.buf = c.w.buf[:start]
-			return err
-		}
-		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
-	}
-	binary.BigEndian.PutUint32(buf[start+1:], uint32(len(buf)-start-1))
 	c.w.buf = buf
+	c.w.end(start)
 	return c.w.flushIfFull()
 }
 

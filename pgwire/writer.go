@@ -55,9 +55,8 @@ func (w *msgWriter) begin(typ byte) int {
 	return start
 }
 
-// end appends tail to the message begun at start and sets its length.
-func (w *msgWriter) end(start int, tail ...byte) {
-	w.buf = append(w.buf, tail...)
+// end closes the message begun at start: it sets its length.
+func (w *msgWriter) end(start int) {
 	binary.BigEndian.PutUint32(w.buf[start+1:], uint32(len(w.buf)-start-1))
 }
 
@@ -88,7 +87,8 @@ func (w *msgWriter) sendComplete(tag commandTag, n int64) {
 	}
 	start := w.begin('C')
 	w.buf = tag.append(w.buf, n)
-	w.end(start, 0)
+	w.buf = append(w.buf, 0)
+	w.end(start)
 }
 
 // sendEncoded appends a message encoded before (a cached RowDescription).
