@@ -85,6 +85,7 @@ func FuzzBackend(f *testing.F) {
 	f.Add(encode(&pgproto3.Query{String: "BEGIN; DECLARE c CURSOR FOR gen 3; FETCH 2 c; SET x = 1; SHOW x"}))
 	f.Add(encode(&pgproto3.Query{String: `SET "search_path" TO "a`}))
 	f.Add(encode(&pgproto3.Query{String: "COPY (gen 3) TO STDOUT WITH (FORMAT csv, HEADER, FORCE_QUOTE (s)); COPY t (a) TO STDOUT CSV QUOTE AS '|'"}))
+	f.Add(encode(&pgproto3.Query{String: "COPY (types) TO STDOUT (FORMAT binary); COPY (gen 2) TO STDOUT BINARY"}))
 	f.Add(encode(&pgproto3.Parse{Name: "a", Query: "echo $1:int64", ParameterOIDs: []uint32{20}},
 		&pgproto3.Bind{PreparedStatement: "a", ParameterFormatCodes: []int16{1}, Parameters: [][]byte{{0, 0, 0, 0, 0, 0, 0, 1}}},
 		&pgproto3.Execute{}, &pgproto3.Flush{}, &pgproto3.Close{ObjectType: 'S', Name: "a"}, &pgproto3.Sync{}))
