@@ -14,6 +14,7 @@ const (
 	CodeGrouping         = "42803"
 	CodeInvalidText      = "22P02"
 	CodeInvalidParameter = "22023"
+	CodeNullValue        = "22004"
 	CodeDivisionByZero   = "22012"
 	CodeOutOfRange       = "22003"
 	CodeInvalidRegex     = "2201B"

@@ -180,11 +180,38 @@ func (b *binder) bindColumnRef(cr *pg_query.ColumnRef, sc *scope) (*cexpr, error
 	schema, qual, name := splitColumnRef(f)
 	levels, idx, col, err := sc.resolve(schema, qual, name, cr.Location)
 	if err != nil {
+		if name == "tableoid" {
+			if e, tErr := bindTableOID(sc, schema, qual, cr.Location); e != nil || tErr != nil {
+				return e, tErr
+			}
+		}
 		// A bare name may be a whole-row reference to a range variable,
 		// which catalog queries do not need.
 		return nil, err
 	}
 	return colRef(levels, idx, col), nil
+}
+
+// bindTableOID binds the system column tableoid (psql's \dd and \dL
+// join pg_description on it): the OID of the relation the range variable
+// reads, found in the catalog when the statement runs, since a Shale
+// table's OID depends on the tables there are then. It is nil when no
+// range variable in scope reads a relation.
+func bindTableOID(sc *scope, schema, qual string, pos int32) (*cexpr, error) {
+	rel, err := sc.tableOID(schema, qual, pos)
+	if rel == nil || err != nil {
+		return nil, err
+	}
+	return &cexpr{typ: tOid, name: "tableoid", fn: func(ev *evaluator, _ *env) (Value, error) {
+		snap, err := ev.catalog()
+		if err != nil {
+			return null, err
+		}
+		if r := snap.resolveRel(rel.schema, rel.name); r != nil {
+			return oidV(r.oid), nil
+		}
+		return null, nil
+	}}, nil
 }
 
 func bindConst(c *pg_query.A_Const) *cexpr {

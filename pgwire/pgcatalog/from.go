@@ -82,10 +82,11 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 	// The schema qualifies column references (public.t.c) only while the
 	// relation has no alias, as in PostgreSQL.
 	relSchema := ""
+	var src *relRef // a table's or catalog relation's, for tableoid
 	rename := func(cols []scopeCol) []scopeCol {
 		out := make([]scopeCol, len(cols))
 		for i, c := range cols {
-			c.rel, c.usingDup, c.usingKey = alias, false, false
+			c.rel, c.usingDup, c.usingKey, c.src = alias, false, false, src
 			if rv.Alias == nil {
 				c.schema = relSchema
 			}
@@ -114,7 +115,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 		for i, c := range d.cols {
 			cols[i] = scopeCol{name: c.name, typ: c.typ}
 		}
-		relSchema = schema
+		relSchema, src = schema, &relRef{schema, rv.Relname}
 		return &scanPlan{def: d, cols: rename(cols)}, nil
 	}
 	if rv.Schemaname == "" || rv.Schemaname == "public" {
@@ -126,7 +127,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 			return nil, err
 		}
 		if t != nil {
-			relSchema = "public"
+			relSchema, src = "public", &relRef{"public", t.Name}
 			p := newTableScan(t)
 			p.cols = rename(p.cols)
 			return p, nil

@@ -19,7 +19,9 @@ func init() {
 		return boolV(s.visible(r))
 	}))
 	for _, n := range []string{"pg_type_is_visible", "pg_function_is_visible", "pg_collation_is_visible",
-		"pg_opclass_is_visible", "pg_operator_is_visible", "pg_conversion_is_visible"} {
+		"pg_opclass_is_visible", "pg_opfamily_is_visible", "pg_operator_is_visible", "pg_conversion_is_visible",
+		"pg_statistics_obj_is_visible", "pg_ts_config_is_visible", "pg_ts_dict_is_visible", "pg_ts_parser_is_visible",
+		"pg_ts_template_is_visible"} {
 		register(n, &builtin{min: 1, args: []uint32{tOid}, ret: tBool, fn: func(*evaluator, []Value, []uint32) (Value, error) {
 			return boolV(true), nil
 		}})
@@ -83,6 +85,9 @@ func init() {
 			return intV(6), nil
 		}
 		return intV(-1), nil
+	}})
+	register("getdatabaseencoding", &builtin{ret: tName, fn: func(*evaluator, []Value, []uint32) (Value, error) {
+		return textV("UTF8"), nil
 	}})
 	register("pg_relation_is_publishable", &builtin{min: 1, args: []uint32{tRegclass}, ret: tBool,
 		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {

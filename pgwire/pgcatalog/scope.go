@@ -51,12 +51,18 @@ type scopeCol struct {
 	// use, for a Shale table's column, is set when an expression
 	// references it: the scan reads only those columns.
 	use *bool
+	// src is the relation a range variable reads, for its system column
+	// tableoid (nil: a subquery, CTE, function or VALUES).
+	src *relRef
 	// usingDup hides a copy of a JOIN USING column from unqualified
 	// references and from *; usingKey marks the column they name instead
 	// (a visible copy, or a FULL JOIN's merged column), which * lists
 	// first, as PostgreSQL does.
 	usingDup, usingKey bool
 }
+
+// relRef names a catalog relation or a Shale table.
+type relRef struct{ schema, name string }
 
 // scope is one query level's name space. parent is the enclosing query's
 // scope, for correlated subqueries.
@@ -118,6 +124,29 @@ func (s *scope) resolve(schema, qual, name string, pos int32) (levels, idx int, 
 		return 0, 0, col, errorf(CodeUndefinedColumn, pos, "column %s.%s does not exist", qual, name)
 	}
 	return 0, 0, col, errorf(CodeUndefinedColumn, pos, "column %q does not exist", name)
+}
+
+// tableOID finds the relation whose system column tableoid a reference
+// names: the range variable qual, or the only one in the nearest level
+// that has one; nil when there is none.
+func (s *scope) tableOID(schema, qual string, pos int32) (*relRef, error) {
+	for sc := s; sc != nil; sc = sc.parent {
+		var found *relRef
+		var rel string
+		for _, c := range sc.cols {
+			if c.src == nil || (qual != "" && c.rel != qual) || (schema != "" && c.schema != schema) {
+				continue
+			}
+			if found != nil && c.rel != rel {
+				return nil, errorf(CodeAmbiguousColumn, pos, "column reference %q is ambiguous", "tableoid")
+			}
+			found, rel = c.src, c.rel
+		}
+		if found != nil {
+			return found, nil
+		}
+	}
+	return nil, nil
 }
 
 func (s *scope) hasRel(schema, name string) bool {
