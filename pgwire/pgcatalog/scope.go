@@ -127,14 +127,20 @@ func (s *scope) resolve(schema, qual, name string, pos int32) (levels, idx int, 
 }
 
 // tableOID finds the relation whose system column tableoid a reference
-// names: the range variable qual, or the only one in the nearest level
-// that has one; nil when there is none.
+// names: the range variable qual (nil if it is no relation's, as for a
+// subquery), or the only relation in the nearest level that has one; nil
+// when there is none.
 func (s *scope) tableOID(schema, qual string, pos int32) (*relRef, error) {
 	for sc := s; sc != nil; sc = sc.parent {
 		var found *relRef
 		var rel string
+		named := false // qual is a range variable of this level
 		for _, c := range sc.cols {
-			if c.src == nil || (qual != "" && c.rel != qual) || (schema != "" && c.schema != schema) {
+			if (qual != "" && c.rel != qual) || (schema != "" && c.schema != schema) {
+				continue
+			}
+			named = named || qual != ""
+			if c.src == nil {
 				continue
 			}
 			if found != nil && c.rel != rel {
@@ -142,7 +148,7 @@ func (s *scope) tableOID(schema, qual string, pos int32) (*relRef, error) {
 			}
 			found, rel = c.src, c.rel
 		}
-		if found != nil {
+		if found != nil || named {
 			return found, nil
 		}
 	}
