@@ -8,15 +8,17 @@ import (
 // COPY … TO STDOUT streams a query's rows, or a table's, in PostgreSQL's
 // text, CSV or binary format (psql's \copy sends it; so do pgx's CopyTo
 // and exporters). The binary format carries each value as the binary
-// result format does (encode.go), so PostgreSQL loads it with COPY FROM. Shale is read-only over SQL, so COPY FROM is refused, and so
-// is COPY to or from a server file.
+// result format does (encode.go), so PostgreSQL loads it with COPY FROM.
+// Shale is read-only over SQL, so COPY FROM is refused, and so is COPY to
+// or from a server file.
 //
 //	COPY ( query ) TO STDOUT [ [ WITH ] ( option [, …] ) | legacy options ]
 //	COPY table [ ( column [, …] ) ] TO STDOUT …
 //
-// The options are FORMAT text | csv | binary, DELIMITER, NULL, HEADER, QUOTE,
-// ESCAPE, FORCE_QUOTE * | (columns) and ENCODING 'UTF8'; the legacy forms
-// (WITH CSV HEADER, DELIMITER AS ',', FORCE QUOTE *, …) are read too.
+// The options are FORMAT text | csv | binary, DELIMITER, NULL, HEADER,
+// QUOTE, ESCAPE, FORCE_QUOTE * | (columns) and ENCODING 'UTF8'; the legacy
+// forms (WITH CSV HEADER, DELIMITER AS ',', FORCE QUOTE *, BINARY, …) are
+// read too.
 // The query between the parentheses is lexed by GoogleSQL's rules; the
 // options' strings by PostgreSQL's, so ESCAPE '\' is a backslash (E'\\' is
 // one too).

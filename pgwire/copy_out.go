@@ -110,10 +110,7 @@ func (c *conn) copyBinary(rows Rows, cols []column) (n int64, err error) {
 	start := c.w.begin('d')
 	c.w.buf = append(c.w.buf, binarySignature...)
 	c.w.end(start)
-	fmts := make([]int16, len(cols))
-	for i := range fmts {
-		fmts[i] = formatBinary
-	}
+	fmts := uniformFormats(formatBinary, len(cols))
 	for rows.Next() {
 		start := c.w.begin('d')
 		buf, err := c.enc.appendFields(c.w.buf, rows.Row(), cols, fmts)

@@ -143,7 +143,10 @@ func pgFormat(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		arg := next
 		if j := i + strings.IndexFunc(f[i:], func(r rune) bool { return r < '0' || r > '9' }); j > i && f[j] == '$' {
 			n, err := strconv.Atoi(f[i:j])
-			if err != nil || n == 0 {
+			switch {
+			case err != nil:
+				return null, errorf(CodeOutOfRange, noPos, "number is out of range")
+			case n == 0:
 				return null, errorf(CodeInvalidParameter, noPos, "format specifies argument 0, but arguments are numbered from 1")
 			}
 			arg, i = n, j+1
@@ -172,6 +175,8 @@ func pgFormat(ev *evaluator, a []Value, t []uint32) (Value, error) {
 			} else {
 				sb.WriteString(quoteLiteral(ev.text(v, t[arg])))
 			}
+		case '-', '*', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			return null, errorf(CodeNotSupported, noPos, "format() widths and the - flag are not supported")
 		default:
 			return null, errorf(CodeInvalidParameter, noPos, "unrecognized format() type specifier \"%c\"", f[i])
 		}
