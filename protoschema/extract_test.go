@@ -244,7 +244,7 @@ func FuzzDecode(f *testing.F) {
 			_, extractErr := Extract(m, wire, paths)
 			validErr := Validate(m, wire)
 			dm := dynamicpb.NewMessage(m.d)
-			if proto.Unmarshal(wire, dm) == nil && m.d.Syntax() == protoreflect.Proto3 && validErr != nil &&
+			if unmarshalDynamic(wire, dm, nil) == nil && m.d.Syntax() == protoreflect.Proto3 && validErr != nil &&
 				errors.Is(validErr, ErrMalformed) {
 				t.Errorf("%s: protobuf accepts %x, Validate: %v", m.FullName(), wire, validErr)
 			}

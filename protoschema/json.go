@@ -61,7 +61,7 @@ func MessageJSON(dst []byte, msg *Message, wire []byte) ([]byte, error) {
 func (b *Bundle) appendJSON(dst []byte, md protoreflect.MessageDescriptor, wire []byte) ([]byte, error) {
 	res := b.resolver()
 	m := dynamicpb.NewMessage(md)
-	if err := (proto.UnmarshalOptions{AllowPartial: true, Resolver: res}).Unmarshal(wire, m); err != nil {
+	if err := unmarshalDynamic(wire, m, res); err != nil {
 		return dst, fmt.Errorf("%w %s: %v", ErrMalformed, md.FullName(), err)
 	}
 	n := len(dst)
@@ -70,4 +70,20 @@ func (b *Bundle) appendJSON(dst []byte, md protoreflect.MessageDescriptor, wire 
 		return dst[:n], fmt.Errorf("%w %s: as JSON: %v", ErrMalformed, md.FullName(), err)
 	}
 	return out, nil
+}
+
+// unmarshalDynamic is proto.Unmarshal (AllowPartial, the bundle as resolver)
+// into a dynamicpb message, with a panic of the protobuf runtime reported as
+// an error. protobuf-go's reflective decoder (v1.36.12, the newest) panics
+// with "cannot convert nil to map key" on a map entry whose key field comes
+// once and then again with another wire type: the second read overwrites the
+// key with an invalid value before the field is skipped as unknown. Stored
+// cells are user bytes, so a decoder panic must not take a session down.
+func unmarshalDynamic(wire []byte, m *dynamicpb.Message, res *dynamicpb.Types) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the protobuf runtime failed to decode it: %v", r)
+		}
+	}()
+	return proto.UnmarshalOptions{AllowPartial: true, Resolver: res}.Unmarshal(wire, m)
 }

@@ -83,4 +83,10 @@ func TestMessageJSON(t *testing.T) {
 			t.Errorf("%x: %q, %v; want ErrMalformed and dst unchanged", bad, js, err)
 		}
 	}
+	// A ratings entry with key "a", then its key again as a varint: the
+	// protobuf runtime panics on it (see unmarshalDynamic).
+	twiceKeyed := []byte{0x32, 0x05, 0x0a, 0x01, 'a', 0x08, 0x05}
+	if js, err := album.Type().AppendJSON([]byte("x"), twiceKeyed); !errors.Is(err, ErrMalformed) || string(js) != "x" {
+		t.Errorf("%x: %q, %v; want ErrMalformed and dst unchanged", twiceKeyed, js, err)
+	}
 }
