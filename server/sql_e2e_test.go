@@ -110,6 +110,13 @@ func TestServeSQL(t *testing.T) {
 	wantCode(t, "unknown table", err, codes.NotFound)
 	_, err = c.PrepareStatement(ctx, "SELEC 1", nil)
 	wantCode(t, "syntax error", err, codes.InvalidArgument)
+	// memefish builds this braced constructor without its field's value;
+	// printing it for the error once panicked and stopped the server.
+	_, err = c.PrepareStatement(ctx, "SELECT {A}", nil)
+	wantCode(t, "unsupported braced constructor", err, codes.InvalidArgument)
+	if _, err := c.PrepareStatement(ctx, "SELECT 1", nil); err != nil {
+		t.Errorf("after the unsupported query: %v", err)
+	}
 }
 
 // execute prepares, binds and runs a query and returns its rows.

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/cloudspannerecosystem/memefish/ast"
@@ -44,6 +45,22 @@ type binder struct {
 // errAt returns a positioned error at an AST node.
 func (b *binder) errAt(n ast.Node, code sqlerr.Code, format string, args ...any) *sqlerr.Error {
 	return sqlerr.At(b.p.text, int(n.Pos()), code, format, args...)
+}
+
+// source is the text of n as the statement spells it, for error messages.
+// It does not ask memefish to print n: memefish can build a node with a
+// missing part (SELECT {A} has a braced field with no value), and both its
+// printer and n.End() then dereference nil. Such a node is named by kind.
+func (b *binder) source(n ast.Node) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast.")
+		}
+	}()
+	if pos, end := int(n.Pos()), int(n.End()); 0 <= pos && pos < end && end <= len(b.p.text) {
+		return b.p.text[pos:end]
+	}
+	return n.SQL()
 }
 
 func (b *binder) bindQueryExpr(qe ast.QueryExpr) (*Query, error) {

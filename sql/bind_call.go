@@ -268,5 +268,5 @@ func (b *binder) bindType(t ast.Type) (*types.Type, error) {
 		}
 		return types.StructOf(fs...), nil
 	}
-	return nil, b.errAt(t, sqlerr.NotSupported, "type %s is not supported", t.SQL())
+	return nil, b.errAt(t, sqlerr.NotSupported, "type %s is not supported", b.source(t))
 }

@@ -134,7 +134,7 @@ func (b *binder) bindLiteral(n ast.Expr) (Expr, error) {
 		}
 		return &Const{V: v, T: types.Timestamp}, nil
 	}
-	return nil, b.errAt(n, sqlerr.NotSupported, "expression %s is not supported", n.SQL())
+	return nil, b.errAt(n, sqlerr.NotSupported, "expression %s is not supported", b.source(n))
 }
 
 var compareOps = map[ast.BinaryOp]string{ast.OpEqual: "=", ast.OpNotEqual: "!=", ast.OpLess: "<",

@@ -112,7 +112,7 @@ func evalProto(e *ProtoGet, env *Env) (types.Value, error) {
 func (b *binder) bindProtoCast(n *ast.CastExpr, t *ast.NamedType, x Expr, ec *exprCtx) (Expr, error) {
 	if k := x.Type().Kind; k != types.KindBytes && k != types.KindProto {
 		return nil, b.errAt(n, sqlerr.TypeMismatch, "invalid cast from %s to %s: a message is read from BYTES",
-			x.Type(), t.SQL())
+			x.Type(), b.source(t))
 	}
 	names := make([]string, len(t.Path))
 	for i, id := range t.Path {
