@@ -71,9 +71,10 @@ func Start(cfg Config) (*Server, error) {
 		return nil, err
 	}
 
+	rec := recoverer{log: cfg.Logger}
 	gopts := append(btserver.ServerOptions(),
-		grpc.ChainUnaryInterceptor(s.metrics.unary),
-		grpc.ChainStreamInterceptor(s.metrics.stream))
+		grpc.ChainUnaryInterceptor(s.metrics.unary, rec.unary),
+		grpc.ChainStreamInterceptor(s.metrics.stream, rec.stream))
 	s.grpc = grpc.NewServer(gopts...)
 	btserver.New(s.engine, btserver.Options{Observer: s.metrics, SQL: btSQL{sqlEngine}}).Register(s.grpc)
 
