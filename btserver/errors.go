@@ -66,7 +66,7 @@ var sentinelCodes = []struct {
 func sqlCode(c sqlerr.Code) codes.Code {
 	switch c {
 	case sqlerr.Syntax, sqlerr.NotSupported, sqlerr.UndefinedColumn, sqlerr.UndefinedFunction,
-		sqlerr.UndefinedParameter, sqlerr.TypeMismatch, sqlerr.InvalidArgument:
+		sqlerr.UndefinedParameter, sqlerr.TypeMismatch, sqlerr.InvalidArgument, sqlerr.TooComplex:
 		return codes.InvalidArgument
 	case sqlerr.UndefinedTable:
 		return codes.NotFound

@@ -90,8 +90,9 @@ func TestSQLCodes(t *testing.T) {
 		sqlerr.TypeMismatch: codes.InvalidArgument, sqlerr.InvalidArgument: codes.InvalidArgument,
 		sqlerr.DivisionByZero: codes.OutOfRange, sqlerr.OutOfRange: codes.OutOfRange, sqlerr.InvalidValue: codes.OutOfRange,
 		sqlerr.ResourceExhausted: codes.ResourceExhausted, sqlerr.Canceled: codes.Canceled,
+		sqlerr.TooComplex: codes.InvalidArgument,
 	}
-	for c := sqlerr.Code(0); c <= sqlerr.Canceled+1; c++ {
+	for c := sqlerr.Code(0); c <= sqlerr.TooComplex+1; c++ {
 		err := grpcStatus(fmt.Errorf("wrapped: %w", sqlerr.New(c, "boom")))
 		w, ok := want[c]
 		if !ok {

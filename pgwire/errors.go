@@ -35,6 +35,7 @@ const (
 	codeResourceExhausted   = "53000"
 	codeOutOfMemory         = "53200"
 	codeTooManyConnections  = "53300"
+	codeStatementTooComplex = "54001"
 	codeInternal            = "XX000"
 	codeActiveTxn           = "25001"
 	codeNoActiveTxn         = "25P01"
@@ -99,6 +100,8 @@ func sqlState(c sqlerr.Code) string {
 		return codeOutOfMemory
 	case sqlerr.Canceled:
 		return codeQueryCanceled
+	case sqlerr.TooComplex:
+		return codeStatementTooComplex
 	}
 	return codeInternal
 }

@@ -96,6 +96,12 @@ func TestPGEngine(t *testing.T) {
 		if _, err := c.Exec(ctx, "SELECT 1/0"); func() string { c, _ := sqlState(err); return c }() != "22012" {
 			t.Errorf("division: %v", err)
 		}
+		// Nested past sql.MaxBracketDepth: statement_too_complex, with the
+		// position of the bracket that crossed it.
+		deep := "SELECT " + strings.Repeat("(", 251) + "1" + strings.Repeat(")", 251)
+		if code, pos := sqlState(func() error { _, err := c.Exec(ctx, deep); return err }()); code != "54001" || pos != 8+250 {
+			t.Errorf("%s too deep: %s at %d", mode, code, pos)
+		}
 	}
 	c := pgConnect(t, addr, "")
 	// $n parameters, types inferred from the engine (OID 0 from pgx).

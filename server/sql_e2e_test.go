@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,6 +118,8 @@ func TestServeSQL(t *testing.T) {
 	if _, err := c.PrepareStatement(ctx, "SELECT 1", nil); err != nil {
 		t.Errorf("after the unsupported query: %v", err)
 	}
+	_, err = c.PrepareStatement(ctx, "SELECT TRUE"+strings.Repeat(" OR TRUE", 1000), nil)
+	wantCode(t, "expressions nested too deep", err, codes.InvalidArgument)
 }
 
 // execute prepares, binds and runs a query and returns its rows.

@@ -38,6 +38,9 @@ type parsed struct {
 }
 
 func parse(text string) (*parsed, error) {
+	if err := checkSize(text); err != nil {
+		return nil, err
+	}
 	p := &parsed{text: text, nulls: map[int]bool{}, tvfAliases: map[int]string{}, calls: map[int]string{},
 		parts: map[int]string{}}
 	clean := []byte(text)
@@ -99,6 +102,11 @@ func parse(text string) (*parsed, error) {
 	q, err := parseQuery(string(clean))
 	if err != nil {
 		return nil, syntaxError(text, err)
+	}
+	if len(text) > MaxNesting {
+		if err := checkDepth(text, q.Query); err != nil {
+			return nil, err
+		}
 	}
 	p.query = q.Query
 	return p, nil

@@ -40,11 +40,14 @@ const (
 	ResourceExhausted
 	// Canceled: the query was canceled.
 	Canceled
+	// TooComplex: the statement is longer or nests deeper than Shale
+	// parses (sql.MaxQueryBytes, sql.MaxNesting).
+	TooComplex
 )
 
 var codeNames = [...]string{"internal", "syntax", "not supported", "undefined table", "undefined column",
 	"undefined function", "undefined parameter", "type mismatch", "invalid argument", "division by zero",
-	"out of range", "invalid value", "resource exhausted", "canceled"}
+	"out of range", "invalid value", "resource exhausted", "canceled", "too complex"}
 
 func (c Code) String() string {
 	if int(c) < len(codeNames) {
