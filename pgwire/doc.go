@@ -107,8 +107,9 @@
 // sqlerr codes map to SQLSTATE: Syntax 42601, UndefinedTable 42P01,
 // UndefinedColumn 42703, UndefinedFunction 42883, UndefinedParameter 42P02,
 // TypeMismatch 42804, InvalidArgument 22023, DivisionByZero 22012,
-// OutOfRange 22003, InvalidValue 22P02, ResourceExhausted 53200, Canceled
-// and any error after a cancel 57014, Internal XX000. Position is the
+// OutOfRange 22003, InvalidValue 22P02, ResourceExhausted 53200,
+// TooComplex 54001, Canceled and any error after a cancel 57014, Internal
+// XX000. Position is the
 // 1-based character offset in the Query or Parse text, so psql draws its
 // caret under a multi-statement Query's failing statement too.
 //
