@@ -134,6 +134,10 @@ func toPGError(ctx context.Context, err error, offsets func(int) int) *pgError {
 		if errors.As(err, &at) {
 			e.pos = at.Offset()
 		}
+		var hinted interface{ ErrorHint() string }
+		if errors.As(err, &hinted) {
+			e.hint = hinted.ErrorHint()
+		}
 		return e
 	}
 	var se *sqlerr.Error

@@ -30,9 +30,13 @@ type Error struct {
 	Code     string
 	Message  string
 	Position int
+	Hint     string // optional: what to do about it
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// ErrorHint returns the hint ("" for none) for the ErrorResponse.
+func (e *Error) ErrorHint() string { return e.Hint }
 
 // SQLState returns the SQLSTATE code.
 func (e *Error) SQLState() string { return e.Code }

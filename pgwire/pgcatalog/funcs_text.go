@@ -1,7 +1,6 @@
 package pgcatalog
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -118,70 +117,6 @@ func init() {
 	register("md5", textFn(1, func(_ *evaluator, a []Value) string { return md5Hex(a[0].s) }))
 	register("format", &builtin{min: 1, max: -1, ret: tText, lenient: true, fn: pgFormat})
 	registerArrayFuncs()
-}
-
-// pgFormat is PostgreSQL's format(): %s (NULL: nothing), %I (an identifier,
-// quoted as needed; NULL is an error) and %L (a literal; NULL: NULL), each
-// with an optional argument number (%2$s), and %%. Widths and the - flag
-// are not supported.
-func pgFormat(ev *evaluator, a []Value, t []uint32) (Value, error) {
-	if a[0].isNull() {
-		return null, nil
-	}
-	f := ev.text(a[0], t[0])
-	var sb strings.Builder
-	next := 1
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			sb.WriteByte(f[i])
-			continue
-		}
-		if i++; i < len(f) && f[i] == '%' {
-			sb.WriteByte('%')
-			continue
-		}
-		arg := next
-		if j := i + strings.IndexFunc(f[i:], func(r rune) bool { return r < '0' || r > '9' }); j > i && f[j] == '$' {
-			n, err := strconv.Atoi(f[i:j])
-			switch {
-			case err != nil:
-				return null, errorf(CodeOutOfRange, noPos, "number is out of range")
-			case n == 0:
-				return null, errorf(CodeInvalidParameter, noPos, "format specifies argument 0, but arguments are numbered from 1")
-			}
-			arg, i = n, j+1
-		}
-		if i >= len(f) {
-			return null, errorf(CodeInvalidParameter, noPos, "unterminated format() type specifier")
-		}
-		if arg >= len(a) {
-			return null, errorf(CodeInvalidParameter, noPos, "too few arguments for format()")
-		}
-		v := a[arg]
-		next = arg + 1
-		switch f[i] {
-		case 's':
-			if !v.isNull() {
-				sb.WriteString(ev.text(v, t[arg]))
-			}
-		case 'I':
-			if v.isNull() {
-				return null, errorf(CodeNullValue, noPos, "null values cannot be formatted as an SQL identifier")
-			}
-			sb.WriteString(quoteIdent(ev.text(v, t[arg])))
-		case 'L':
-			if v.isNull() {
-				sb.WriteString("NULL")
-			} else {
-				sb.WriteString(quoteLiteral(ev.text(v, t[arg])))
-			}
-		case '-', '*', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			return null, errorf(CodeNotSupported, noPos, "format() widths and the - flag are not supported")
-		default:
-			return null, errorf(CodeInvalidParameter, noPos, "unrecognized format() type specifier \"%c\"", f[i])
-		}
-	}
-	return textV(sb.String()), nil
 }
 
 func quoteLiteral(s string) string {

@@ -237,7 +237,11 @@ func runFile(t *testing.T, path string) {
 func formatErr(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
-		return fmt.Sprintf("error %s (position %d): %s\n", e.Code, e.Position, e.Message)
+		out := fmt.Sprintf("error %s (position %d): %s\n", e.Code, e.Position, e.Message)
+		if e.Hint != "" {
+			out += "HINT: " + e.Hint + "\n"
+		}
+		return out
 	}
 	return "error: " + err.Error() + "\n"
 }
