@@ -100,7 +100,7 @@ func TestColumnSkipMatchesFullRead(t *testing.T) {
 		return out
 	}
 
-	skipped := false
+	skipped := map[bool]bool{} // by opts.Reversed
 	for i := range 400 {
 		var opts ReadOptions
 		if rng.IntN(2) == 0 {
@@ -137,11 +137,12 @@ func TestColumnSkipMatchesFullRead(t *testing.T) {
 			t.Fatalf("read %d %+v: got %d rows, want %d\ngot  %v\nwant %v", i, opts, len(got), len(want), got, want)
 		}
 		if stats.CellsScanned < fullStats.CellsScanned {
-			skipped = true
+			skipped[opts.Reversed] = true
 		}
 	}
-	if !skipped {
-		t.Fatal("no read sought past a cell: the test does not exercise columnSeekTarget")
+	if !skipped[false] || !skipped[true] {
+		t.Fatalf("sought past a cell (forward, reversed): %v, %v: the test does not exercise both seek targets",
+			skipped[false], skipped[true])
 	}
 }
 
@@ -165,7 +166,7 @@ func rowsEqual(a, b []Row) bool {
 }
 
 // BenchmarkWideRowColumn: one column of a 5,000-column row, and the newest
-// version of a column with 1,000 versions.
+// version of a column with 1,000 versions, read forward and reversed.
 func BenchmarkWideRowColumn(b *testing.B) {
 	te := openTestEngine(b)
 	ctx := context.Background()
@@ -186,6 +187,8 @@ func BenchmarkWideRowColumn(b *testing.B) {
 	}{
 		{"one-of-5000-columns", ReadOptions{Qualifiers: map[string][][]byte{"cf": {[]byte("q02500")}}}},
 		{"newest-of-1000-versions", ReadOptions{Qualifiers: map[string][][]byte{"cf": {[]byte("versions")}}, LatestOnly: true}},
+		{"reversed/one-of-5000-columns", ReadOptions{Reversed: true, Qualifiers: map[string][][]byte{"cf": {[]byte("q02500")}}}},
+		{"reversed/newest-of-1000-versions", ReadOptions{Reversed: true, Qualifiers: map[string][][]byte{"cf": {[]byte("versions")}}, LatestOnly: true}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			bc.opts.Rows = RowSet{Keys: [][]byte{[]byte("wide")}}

@@ -76,7 +76,8 @@ type RowIterator struct {
 	lastFamOK     bool         // lastFamStr names a family of the schema
 	lastFamWanted bool         // and the read wants its cells
 	lastFamStr    string
-	lastFamQuals  [][]byte // the qualifiers wanted of it; nil: all
+	lastFamQuals  [][]byte // the qualifiers wanted of it, when lastFamOnly
+	lastFamOnly   bool     // Qualifiers names the family: only lastFamQuals
 	stats         ReadStats
 	err           error
 	closed        bool
@@ -262,24 +263,31 @@ func (it *RowIterator) collectRow() bool {
 			}
 		}
 		var ok bool
-		switch {
-		case it.reversed:
-			ok = it.iter.Prev()
-		case len(it.cells) > taken:
+		if len(it.cells) > taken {
 			unwanted = 0
-			ok = it.iter.Next()
-		default:
-			// A cell of a family, column or version the read does not want:
-			// past a few, seek to the next one it may want.
+			ok = it.step()
+		} else {
+			// A cell of a family, column or version the read does not want
+			// (or, reversed, an older version it replaced): past a few, seek
+			// to the next one it may want.
 			var target []byte
+			ge := !it.reversed
 			if unwanted++; unwanted > columnSkipNexts && visibleRow && it.view == nil && !it.keysOnly && (exists || !it.keepEmpty) {
-				target = it.columnSeekTarget(prefix, k[len(prefix):])
+				if it.reversed {
+					target, ge = it.columnSeekTargetReversed(prefix, k[len(prefix):])
+				} else {
+					target = it.columnSeekTarget(prefix, k[len(prefix):])
+				}
 			}
-			if target != nil {
+			switch {
+			case target == nil:
+				ok = it.step()
+			case ge:
 				unwanted = 0
 				ok = it.iter.SeekGE(target)
-			} else {
-				ok = it.iter.Next()
+			default:
+				unwanted = 0
+				ok = it.iter.SeekLT(target)
 			}
 		}
 		if !ok {
@@ -324,7 +332,7 @@ func (it *RowIterator) columnSeekTarget(prefix, suffix []byte) []byte {
 	defer func() { it.seekBuf = b[:0] }()
 	if it.lastFamOK && it.lastFamWanted {
 		quals := it.lastFamQuals
-		if quals == nil || containsQualifier(quals, qual) {
+		if !it.lastFamOnly || containsQualifier(quals, qual) {
 			if !it.latestOnly {
 				return nil // a wanted cell: nothing to skip
 			}
@@ -355,6 +363,61 @@ func (it *RowIterator) columnSeekTarget(prefix, suffix []byte) []byte {
 		return prefixSuccessor(prefix)
 	}
 	return append(append(b, next...), escByte)
+}
+
+// columnSeekTargetReversed is columnSeekTarget for a reversed read, which
+// meets a row's columns last first and a column's versions oldest first.
+// From an older version of a wanted column (LatestOnly) it returns the
+// column's first key, to SeekGE to its newest cell (ge true). Otherwise it
+// returns a key to SeekLT to: past the column, to the previous qualifier
+// the read wants in its family, or to the previous family it may want, or
+// the row's own prefix (the previous row) when there is none. nil: step
+// with Prev.
+func (it *RowIterator) columnSeekTargetReversed(prefix, suffix []byte) (target []byte, ge bool) {
+	fam, qual, _, buf, err := decodeColumnSuffix(suffix, it.keyBuf[:0])
+	it.keyBuf = buf
+	if err != nil {
+		return nil, false
+	}
+	b := append(it.seekBuf[:0], prefix...)
+	defer func() { it.seekBuf = b[:0] }()
+	if it.lastFamOK && it.lastFamWanted {
+		quals := it.lastFamQuals
+		if !it.lastFamOnly || containsQualifier(quals, qual) {
+			if !it.latestOnly {
+				return nil, false // a wanted cell: nothing to skip
+			}
+			b = append(append(b, fam...), escByte)
+			return appendEscaped(b, qual), true // the column's newest cell
+		}
+		if i, _ := slices.BinarySearchFunc(quals, qual, bytes.Compare); i > 0 {
+			b = append(append(b, fam...), escByte)
+			b = appendEscaped(b, quals[i-1])
+			b[len(b)-1]++ // past that column, whose oldest cell is the last before it
+			return b, false
+		}
+	}
+	if it.families == nil {
+		return append(append(b, fam...), escByte), false // this family's first key
+	}
+	prev, found := "", false
+	for _, f := range it.families {
+		if f < string(fam) && (!found || f > prev) {
+			prev, found = f, true
+		}
+	}
+	if !found {
+		return b, false
+	}
+	return append(append(b, prev...), escByte+1), false // sorts after every key of prev
+}
+
+// step moves the iterator to the next cell in iteration order.
+func (it *RowIterator) step() bool {
+	if it.reversed {
+		return it.iter.Prev()
+	}
+	return it.iter.Next()
 }
 
 // keysOnlyNexts is how many cells a keys-only read steps over with Next
@@ -390,7 +453,7 @@ func (it *RowIterator) addCell(suffix []byte) (visible bool, err error) {
 		}
 		it.lastFamOK, it.lastFamStr = true, f.Name
 		it.lastFamWanted = it.families == nil || slices.Contains(it.families, f.Name)
-		it.lastFamQuals = it.quals[f.Name]
+		it.lastFamQuals, it.lastFamOnly = it.quals[f.Name]
 	}
 	if it.view != nil && !it.view.containsColumn(it.lastFamStr, qual) {
 		return false, nil
@@ -398,7 +461,7 @@ func (it *RowIterator) addCell(suffix []byte) (visible bool, err error) {
 	if !it.lastFamWanted || it.keysOnly {
 		return true, nil
 	}
-	if it.lastFamQuals != nil && !containsQualifier(it.lastFamQuals, qual) {
+	if it.lastFamOnly && !containsQualifier(it.lastFamQuals, qual) {
 		return true, nil
 	}
 	sameColumn := false
