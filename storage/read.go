@@ -271,13 +271,9 @@ func (it *RowIterator) collectRow() bool {
 			// (or, reversed, an older version it replaced): past a few, seek
 			// to the next one it may want.
 			var target []byte
-			ge := !it.reversed
+			var ge bool
 			if unwanted++; unwanted > columnSkipNexts && visibleRow && it.view == nil && !it.keysOnly && (exists || !it.keepEmpty) {
-				if it.reversed {
-					target, ge = it.columnSeekTargetReversed(prefix, k[len(prefix):])
-				} else {
-					target = it.columnSeekTarget(prefix, k[len(prefix):])
-				}
+				target, ge = it.columnSeekTarget(prefix, k[len(prefix):])
 			}
 			switch {
 			case target == nil:
@@ -318,62 +314,20 @@ const columnSkipNexts = 8
 
 // columnSeekTarget returns the key to seek to from the cell with column
 // suffix suffix in the row with key prefix prefix, which the read did not
-// take: past its column's older versions (LatestOnly), to the next
-// qualifier the read wants in its family, or to the next family it may
-// want (the next row's first key when there is none). nil: step with Next.
-// It relies on addCell's state for the cell (lastFam*).
-func (it *RowIterator) columnSeekTarget(prefix, suffix []byte) []byte {
-	fam, qual, _, buf, err := decodeColumnSuffix(suffix, it.keyBuf[:0])
-	it.keyBuf = buf
-	if err != nil {
-		return nil
-	}
-	b := append(it.seekBuf[:0], prefix...)
-	defer func() { it.seekBuf = b[:0] }()
-	if it.lastFamOK && it.lastFamWanted {
-		quals := it.lastFamQuals
-		if !it.lastFamOnly || containsQualifier(quals, qual) {
-			if !it.latestOnly {
-				return nil // a wanted cell: nothing to skip
-			}
-			// An older version of a wanted column: past the column.
-			b = append(append(b, fam...), escByte)
-			b = appendEscaped(b, qual)
-			b[len(b)-1]++ // the column's terminator 0x00 0x01 becomes 0x00 0x02
-			return b
-		}
-		if i, _ := slices.BinarySearchFunc(quals, qual, bytes.Compare); i < len(quals) {
-			b = append(append(b, fam...), escByte)
-			return appendEscaped(b, quals[i]) // the next wanted column's first cell
-		}
-	}
-	// Past this family: to the next family the read wants, or to the next
-	// row when it wants none after this one.
-	next, found := "", false
-	if it.families == nil {
-		b = append(append(b, fam...), escByte+1) // sorts after every key of fam
-		return b
-	}
-	for _, f := range it.families {
-		if f > string(fam) && (!found || f < next) {
-			next, found = f, true
-		}
-	}
-	if !found {
-		return prefixSuccessor(prefix)
-	}
-	return append(append(b, next...), escByte)
-}
-
-// columnSeekTargetReversed is columnSeekTarget for a reversed read, which
-// meets a row's columns last first and a column's versions oldest first.
-// From an older version of a wanted column (LatestOnly) it returns the
-// column's first key, to SeekGE to its newest cell (ge true). Otherwise it
-// returns a key to SeekLT to: past the column, to the previous qualifier
-// the read wants in its family, or to the previous family it may want, or
-// the row's own prefix (the previous row) when there is none. nil: step
-// with Prev.
-func (it *RowIterator) columnSeekTargetReversed(prefix, suffix []byte) (target []byte, ge bool) {
+// take, and whether to SeekGE to it (else SeekLT); nil: step. It relies on
+// addCell's state for the cell (lastFam*).
+//
+// Forward, it seeks (SeekGE) past the column's older versions (LatestOnly),
+// to the next qualifier the read wants in its family, or to the next family
+// it may want (the next row's first key when there is none).
+//
+// A reversed read meets a row's columns last first and a column's versions
+// oldest first: from an older version of a wanted column it seeks (SeekGE)
+// to the column's first key, its newest cell; otherwise it seeks (SeekLT)
+// past the previous qualifier the read wants in the family, or past the
+// previous family it may want, or to the row's own prefix (the previous
+// row) when there is none.
+func (it *RowIterator) columnSeekTarget(prefix, suffix []byte) (target []byte, ge bool) {
 	fam, qual, _, buf, err := decodeColumnSuffix(suffix, it.keyBuf[:0])
 	it.keyBuf = buf
 	if err != nil {
@@ -387,29 +341,48 @@ func (it *RowIterator) columnSeekTargetReversed(prefix, suffix []byte) (target [
 			if !it.latestOnly {
 				return nil, false // a wanted cell: nothing to skip
 			}
-			b = append(append(b, fam...), escByte)
-			return appendEscaped(b, qual), true // the column's newest cell
+			b = appendEscaped(append(append(b, fam...), escByte), qual)
+			if !it.reversed {
+				b[len(b)-1]++ // past the column: its terminator 0x00 0x01 becomes 0x00 0x02
+			}
+			return b, true
 		}
-		if i, _ := slices.BinarySearchFunc(quals, qual, bytes.Compare); i > 0 {
-			b = append(append(b, fam...), escByte)
-			b = appendEscaped(b, quals[i-1])
-			b[len(b)-1]++ // past that column, whose oldest cell is the last before it
+		i, _ := slices.BinarySearchFunc(quals, qual, bytes.Compare)
+		switch {
+		case !it.reversed && i < len(quals):
+			return appendEscaped(append(append(b, fam...), escByte), quals[i]), true // its first cell
+		case it.reversed && i > 0:
+			b = appendEscaped(append(append(b, fam...), escByte), quals[i-1])
+			b[len(b)-1]++ // past that column, whose oldest cell is the last key before
 			return b, false
 		}
 	}
+	// Past this family.
 	if it.families == nil {
-		return append(append(b, fam...), escByte), false // this family's first key
+		if it.reversed {
+			return append(append(b, fam...), escByte), false // its first key
+		}
+		return append(append(b, fam...), escByte+1), true // sorts after every key of fam
 	}
-	prev, found := "", false
+	near, found := "", false
 	for _, f := range it.families {
-		if f < string(fam) && (!found || f > prev) {
-			prev, found = f, true
+		if it.reversed {
+			if f < string(fam) && (!found || f > near) {
+				near, found = f, true
+			}
+		} else if f > string(fam) && (!found || f < near) {
+			near, found = f, true
 		}
 	}
-	if !found {
+	switch {
+	case !found && it.reversed:
 		return b, false
+	case !found:
+		return prefixSuccessor(prefix), true
+	case it.reversed:
+		return append(append(b, near...), escByte+1), false // sorts after every key of near
 	}
-	return append(append(b, prev...), escByte+1), false // sorts after every key of prev
+	return append(append(b, near...), escByte), true
 }
 
 // step moves the iterator to the next cell in iteration order.
