@@ -51,7 +51,23 @@ func TestColumnSkipMatchesFullRead(t *testing.T) {
 		}
 	}
 
-	read := func(opts ReadOptions) ([]Row, ReadStats) {
+	// A view of some rows and columns: reads through it seek too, over the
+	// cells the read does not want, whatever the view shows.
+	if _, err := te.AlterTable(ctx, "i", "wide", func(tbl *Table) error {
+		tbl.Views = append(tbl.Views, AuthorizedView{Name: "v", RowPrefixes: [][]byte{[]byte("row0"), []byte("row10")},
+			FamilySubsets: map[string]FamilySubset{
+				"a":  {QualifierPrefixes: [][]byte{{}}},
+				"bb": {QualifierPrefixes: [][]byte{[]byte("q00"), []byte("q01")}},
+				"c":  {Qualifiers: [][]byte{qualName(16), qualName(28), qualName(33)}},
+			}})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	viewTgt := tgt
+	viewTgt.View = "v"
+
+	read := func(tgt Target, opts ReadOptions) ([]Row, ReadStats) {
 		t.Helper()
 		it, err := te.ReadRows(ctx, tgt, opts)
 		if err != nil {
@@ -67,7 +83,9 @@ func TestColumnSkipMatchesFullRead(t *testing.T) {
 		}
 		return out, it.Stats()
 	}
-	full, fullStats := read(ReadOptions{})
+	fullTable, tableStats := read(tgt, ReadOptions{})
+	fullView, viewStats := read(viewTgt, ReadOptions{})
+	var full []Row // the full read restrict starts from
 
 	// restrict applies opts' Families, Qualifiers and LatestOnly to a full
 	// read's rows, as the read itself should.
@@ -100,7 +118,7 @@ func TestColumnSkipMatchesFullRead(t *testing.T) {
 		return out
 	}
 
-	skipped := map[bool]bool{} // by opts.Reversed
+	skipped := map[string]bool{} // by target kind and opts.Reversed
 	for i := range 400 {
 		var opts ReadOptions
 		if rng.IntN(2) == 0 {
@@ -131,18 +149,25 @@ func TestColumnSkipMatchesFullRead(t *testing.T) {
 		opts.LatestOnly = rng.IntN(2) == 0
 		opts.Reversed = rng.IntN(3) == 0
 		opts.KeepEmptyRows = rng.IntN(3) == 0
-		got, stats := read(opts)
+		target, fullStats, kind := tgt, tableStats, "table"
+		full = fullTable
+		if rng.IntN(3) == 0 {
+			target, fullStats, kind = viewTgt, viewStats, "view"
+			full = fullView
+		}
+		got, stats := read(target, opts)
 		want := restrict(opts)
 		if !rowsEqual(got, want) {
-			t.Fatalf("read %d %+v: got %d rows, want %d\ngot  %v\nwant %v", i, opts, len(got), len(want), got, want)
+			t.Fatalf("read %d of the %s %+v: got %d rows, want %d\ngot  %v\nwant %v", i, kind, opts, len(got), len(want), got, want)
 		}
 		if stats.CellsScanned < fullStats.CellsScanned {
-			skipped[opts.Reversed] = true
+			skipped[kind+fmt.Sprint(opts.Reversed)] = true
 		}
 	}
-	if !skipped[false] || !skipped[true] {
-		t.Fatalf("sought past a cell (forward, reversed): %v, %v: the test does not exercise both seek targets",
-			skipped[false], skipped[true])
+	for _, k := range []string{"tablefalse", "tabletrue", "viewfalse", "viewtrue"} {
+		if !skipped[k] {
+			t.Errorf("no read (%s) sought past a cell: the test does not exercise that seek", k)
+		}
 	}
 }
 
@@ -166,7 +191,8 @@ func rowsEqual(a, b []Row) bool {
 }
 
 // BenchmarkWideRowColumn: one column of a 5,000-column row, and the newest
-// version of a column with 1,000 versions, read forward and reversed.
+// version of a column with 1,000 versions, read forward and reversed, and
+// the column through an authorized view.
 func BenchmarkWideRowColumn(b *testing.B) {
 	te := openTestEngine(b)
 	ctx := context.Background()
@@ -181,19 +207,31 @@ func BenchmarkWideRowColumn(b *testing.B) {
 	if errs, err := te.MutateRows(ctx, tgt, []RowMutations{{Key: []byte("wide"), Mutations: muts}}); err != nil || errs[0] != nil {
 		b.Fatal(err, errs)
 	}
+	if _, err := te.AlterTable(ctx, "i", "wide", func(tbl *Table) error {
+		tbl.Views = append(tbl.Views, AuthorizedView{Name: "v", RowPrefixes: [][]byte{{}},
+			FamilySubsets: map[string]FamilySubset{"cf": {QualifierPrefixes: [][]byte{{}}}}})
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	view := tgt
+	view.View = "v"
+	oneColumn := map[string][][]byte{"cf": {[]byte("q02500")}}
 	for _, bc := range []struct {
 		name string
+		tgt  Target
 		opts ReadOptions
 	}{
-		{"one-of-5000-columns", ReadOptions{Qualifiers: map[string][][]byte{"cf": {[]byte("q02500")}}}},
-		{"newest-of-1000-versions", ReadOptions{Qualifiers: map[string][][]byte{"cf": {[]byte("versions")}}, LatestOnly: true}},
-		{"reversed/one-of-5000-columns", ReadOptions{Reversed: true, Qualifiers: map[string][][]byte{"cf": {[]byte("q02500")}}}},
-		{"reversed/newest-of-1000-versions", ReadOptions{Reversed: true, Qualifiers: map[string][][]byte{"cf": {[]byte("versions")}}, LatestOnly: true}},
+		{"one-of-5000-columns", tgt, ReadOptions{Qualifiers: oneColumn}},
+		{"newest-of-1000-versions", tgt, ReadOptions{Qualifiers: map[string][][]byte{"cf": {[]byte("versions")}}, LatestOnly: true}},
+		{"reversed/one-of-5000-columns", tgt, ReadOptions{Reversed: true, Qualifiers: oneColumn}},
+		{"reversed/newest-of-1000-versions", tgt, ReadOptions{Reversed: true, Qualifiers: map[string][][]byte{"cf": {[]byte("versions")}}, LatestOnly: true}},
+		{"view/one-of-5000-columns", view, ReadOptions{Qualifiers: oneColumn}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			bc.opts.Rows = RowSet{Keys: [][]byte{[]byte("wide")}}
 			for b.Loop() {
-				it, err := te.ReadRows(ctx, tgt, bc.opts)
+				it, err := te.ReadRows(ctx, bc.tgt, bc.opts)
 				if err != nil {
 					b.Fatal(err)
 				}

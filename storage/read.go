@@ -269,10 +269,13 @@ func (it *RowIterator) collectRow() bool {
 		} else {
 			// A cell of a family, column or version the read does not want
 			// (or, reversed, an older version it replaced): past a few, seek
-			// to the next one it may want.
+			// to the next one it may want. Through an authorized view too:
+			// the view decides which cells are visible, not which the read
+			// wants, and the cells sought past matter only for a row's
+			// existence, which is settled (exists) or not asked (keepEmpty).
 			var target []byte
 			var ge bool
-			if unwanted++; unwanted > columnSkipNexts && visibleRow && it.view == nil && !it.keysOnly && (exists || !it.keepEmpty) {
+			if unwanted++; unwanted > columnSkipNexts && visibleRow && !it.keysOnly && (exists || !it.keepEmpty) {
 				target, ge = it.columnSeekTarget(prefix, k[len(prefix):])
 			}
 			switch {
