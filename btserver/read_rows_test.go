@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
 
 	"cloud.google.com/go/bigtable"
@@ -211,4 +212,68 @@ func TestReadRowsCancel(t *testing.T) {
 		_, err = s.Recv()
 	}
 	wantCode(t, "canceled read", err, codes.Canceled)
+}
+
+// TestReadRowsFilterReadsOnlyItsColumns: a filter for a few columns, or
+// for the newest version of one, reads that much of a wide row, not the
+// whole row, as the request stats show the official client
+// (storage/filter_columns.go).
+func TestReadRowsFilterReadsOnlyItsColumns(t *testing.T) {
+	env := newEnv(t)
+	env.createTable(t, "wide", map[string]bigtable.GCPolicy{"f": bigtable.NoGcPolicy(), "g": bigtable.NoGcPolicy()})
+	tbl := env.client.Open("wide")
+	ctx := testCtx(t)
+	m := bigtable.NewMutation()
+	for q := range 2000 {
+		m.Set("f", fmt.Sprintf("q%04d", q), 1000, []byte("v"))
+	}
+	for v := range 500 {
+		m.Set("g", "versions", bigtable.Timestamp(1000*(v+1)), fmt.Appendf(nil, "v%d", v))
+	}
+	if err := tbl.Apply(ctx, "wide", m); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		filter bigtable.Filter
+		want   string // the cells read, as family:qualifier=value, sorted
+	}{
+		// What cbt read columns=f:q1234 sends, and its anchored form.
+		{"column", bigtable.ChainFilters(bigtable.FamilyFilter("f"), bigtable.ColumnFilter("q1234")), "[f:q1234=v]"},
+		{"anchored", bigtable.ChainFilters(bigtable.FamilyFilter("^f$"), bigtable.ColumnFilter("^q1234$")), "[f:q1234=v]"},
+		// cbt read columns=f:q0007,f:q1999.
+		{"two columns", bigtable.InterleaveFilters(
+			bigtable.ChainFilters(bigtable.FamilyFilter("f"), bigtable.ColumnFilter("q0007")),
+			bigtable.ChainFilters(bigtable.FamilyFilter("f"), bigtable.ColumnFilter("q1999"))),
+			"[f:q0007=v f:q1999=v]"},
+		// cbt read cells-per-column=1 columns=versions.
+		{"newest", bigtable.ChainFilters(bigtable.ColumnFilter("versions"), bigtable.LatestNFilter(1)), "[g:versions=v499]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stats *bigtable.FullReadStats
+			var got []string
+			err := tbl.ReadRows(ctx, bigtable.RowList{"wide"}, func(r bigtable.Row) bool {
+				for _, items := range r {
+					for _, it := range items {
+						got = append(got, fmt.Sprintf("%s=%s", it.Column, it.Value))
+					}
+				}
+				return true
+			}, bigtable.RowFilter(tc.filter), bigtable.WithFullReadStats(func(s *bigtable.FullReadStats) { stats = s }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(got)
+			if fmt.Sprint(got) != tc.want {
+				t.Errorf("cells = %v, want %s", got, tc.want)
+			}
+			if stats == nil {
+				t.Fatal("no read stats")
+			}
+			t.Logf("cells seen %d, returned %d", stats.ReadIterationStats.CellsSeenCount, stats.ReadIterationStats.CellsReturnedCount)
+			if seen := stats.ReadIterationStats.CellsSeenCount; seen > 40 {
+				t.Errorf("the read saw %d of the row's 2,500 cells to return %d", seen, stats.ReadIterationStats.CellsReturnedCount)
+			}
+		})
+	}
 }

@@ -310,3 +310,37 @@ func BenchmarkPointRead(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPointReadFiltered: one row by key through the filters Data API
+// reads send, whose columns a read narrows itself to (filter_columns.go).
+func BenchmarkPointReadFiltered(b *testing.B) {
+	e := benchEngine(b)
+	keys := make([][]byte, 1024)
+	for i := range keys {
+		keys[i] = benchRowKey((i * 977) % benchData.rows)
+	}
+	for _, bc := range []struct {
+		name   string
+		filter Filter
+	}{
+		{"latest", &CellsPerColumnLimit{N: 1}},
+		{"family", &FamilyRegex{Pattern: "cf"}},
+		{"column", &Chain{Filters: []Filter{&FamilyRegex{Pattern: "cf"}, &QualifierRegex{Pattern: []byte("b")}}}},
+		{"column-regex", &Chain{Filters: []Filter{&FamilyRegex{Pattern: "^cf$"}, &QualifierRegex{Pattern: []byte("^b$")}}}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				it, err := e.ReadRows(context.Background(), benchTarget, ReadOptions{
+					Rows: RowSet{Keys: [][]byte{keys[i%len(keys)]}}, Filter: bc.filter})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if it.Next() == nil {
+					b.Fatalf("no row: %v", it.Err())
+				}
+				it.Close()
+			}
+		})
+	}
+}

@@ -13,76 +13,8 @@ import (
 // (columnSkipNexts); it must return exactly what a full read, restricted
 // afterwards, returns, forward and reversed, with and without empty rows.
 func TestColumnSkipMatchesFullRead(t *testing.T) {
-	te := openTestEngine(t)
-	ctx := context.Background()
-	fams := []string{"a", "b", "bb", "c"}
-	tgt := te.createTable("wide", fams...)
-	rng := rand.New(rand.NewPCG(1, 2))
-	qualName := func(i int) []byte { return fmt.Appendf(nil, "q%03d", i) }
-	var rows []RowMutations
-	for r := range 12 {
-		var muts []Mutation
-		for _, f := range fams {
-			if rng.IntN(4) == 0 {
-				continue // some rows lack some families
-			}
-			for q := range rng.IntN(40) {
-				if rng.IntN(3) == 0 {
-					continue
-				}
-				for v := range 1 + rng.IntN(12) {
-					muts = append(muts, Mutation{Kind: SetCell, Family: f, Qualifier: qualName(q),
-						Timestamp: int64(1000 * (v + 1)), Value: fmt.Appendf(nil, "%d/%s/%d/%d", r, f, q, v)})
-				}
-			}
-		}
-		if len(muts) == 0 {
-			muts = append(muts, Mutation{Kind: SetCell, Family: "a", Qualifier: []byte("x"), Timestamp: 1000, Value: []byte("v")})
-		}
-		rows = append(rows, RowMutations{Key: fmt.Appendf(nil, "row%02d", r), Mutations: muts})
-	}
-	errs, err := te.MutateRows(ctx, tgt, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-
-	// A view of some rows and columns: reads through it seek too, over the
-	// cells the read does not want, whatever the view shows.
-	if _, err := te.AlterTable(ctx, "i", "wide", func(tbl *Table) error {
-		tbl.Views = append(tbl.Views, AuthorizedView{Name: "v", RowPrefixes: [][]byte{[]byte("row0"), []byte("row10")},
-			FamilySubsets: map[string]FamilySubset{
-				"a":  {QualifierPrefixes: [][]byte{{}}},
-				"bb": {QualifierPrefixes: [][]byte{[]byte("q00"), []byte("q01")}},
-				"c":  {Qualifiers: [][]byte{qualName(16), qualName(28), qualName(33)}},
-			}})
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	viewTgt := tgt
-	viewTgt.View = "v"
-
-	read := func(tgt Target, opts ReadOptions) ([]Row, ReadStats) {
-		t.Helper()
-		it, err := te.ReadRows(ctx, tgt, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer it.Close()
-		var out []Row
-		for r := it.Next(); r != nil; r = it.Next() {
-			out = append(out, *r.Clone())
-		}
-		if err := it.Err(); err != nil {
-			t.Fatal(err)
-		}
-		return out, it.Stats()
-	}
+	w := newWideFixture(t)
+	tgt, viewTgt, fams, qualName, rng, read := w.tgt, w.view, w.fams, w.qualName, w.rng, w.read
 	fullTable, tableStats := read(tgt, ReadOptions{})
 	fullView, viewStats := read(viewTgt, ReadOptions{})
 	var full []Row // the full read restrict starts from
@@ -171,6 +103,93 @@ func TestColumnSkipMatchesFullRead(t *testing.T) {
 	}
 }
 
+// wideFixture is a table of 12 rows of up to 4 families of up to 40
+// columns of up to 12 versions, random but the same on every run, with a
+// view "v" of some of its rows and columns.
+type wideFixture struct {
+	te        *testEngine
+	tgt, view Target
+	fams      []string
+	rng       *rand.Rand
+}
+
+func (w *wideFixture) qualName(i int) []byte { return fmt.Appendf(nil, "q%03d", i) }
+
+func newWideFixture(t *testing.T) *wideFixture {
+	te := openTestEngine(t)
+	ctx := context.Background()
+	fams := []string{"a", "b", "bb", "c"}
+	w := &wideFixture{te: te, tgt: te.createTable("wide", fams...), fams: fams, rng: rand.New(rand.NewPCG(1, 2))}
+	rng, qualName := w.rng, w.qualName
+	var rows []RowMutations
+	for r := range 12 {
+		var muts []Mutation
+		for _, f := range fams {
+			if rng.IntN(4) == 0 {
+				continue // some rows lack some families
+			}
+			for q := range rng.IntN(40) {
+				if rng.IntN(3) == 0 {
+					continue
+				}
+				for v := range 1 + rng.IntN(12) {
+					muts = append(muts, Mutation{Kind: SetCell, Family: f, Qualifier: qualName(q),
+						Timestamp: int64(1000 * (v + 1)), Value: fmt.Appendf(nil, "%d/%s/%d/%d", r, f, q, v)})
+				}
+			}
+		}
+		if len(muts) == 0 {
+			muts = append(muts, Mutation{Kind: SetCell, Family: "a", Qualifier: []byte("x"), Timestamp: 1000, Value: []byte("v")})
+		}
+		rows = append(rows, RowMutations{Key: fmt.Appendf(nil, "row%02d", r), Mutations: muts})
+	}
+	errs, err := te.MutateRows(ctx, w.tgt, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A view of some rows and columns: reads through it seek too, over the
+	// cells the read does not want, whatever the view shows.
+	if _, err := te.AlterTable(ctx, "i", "wide", func(tbl *Table) error {
+		tbl.Views = append(tbl.Views, AuthorizedView{Name: "v", RowPrefixes: [][]byte{[]byte("row0"), []byte("row10")},
+			FamilySubsets: map[string]FamilySubset{
+				"a":  {QualifierPrefixes: [][]byte{{}}},
+				"bb": {QualifierPrefixes: [][]byte{[]byte("q00"), []byte("q01")}},
+				"c":  {Qualifiers: [][]byte{qualName(16), qualName(28), qualName(33)}},
+			}})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	w.view = w.tgt
+	w.view.View = "v"
+	return w
+}
+
+// read returns the rows and stats of a read.
+func (w *wideFixture) read(tgt Target, opts ReadOptions) ([]Row, ReadStats) {
+	t := w.te.t
+	t.Helper()
+	it, err := w.te.ReadRows(context.Background(), tgt, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var out []Row
+	for r := it.Next(); r != nil; r = it.Next() {
+		out = append(out, *r.Clone())
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out, it.Stats()
+}
+
 func rowsEqual(a, b []Row) bool {
 	if len(a) != len(b) {
 		return false
@@ -227,6 +246,12 @@ func BenchmarkWideRowColumn(b *testing.B) {
 		{"reversed/one-of-5000-columns", tgt, ReadOptions{Reversed: true, Qualifiers: oneColumn}},
 		{"reversed/newest-of-1000-versions", tgt, ReadOptions{Reversed: true, Qualifiers: map[string][][]byte{"cf": {[]byte("versions")}}, LatestOnly: true}},
 		{"view/one-of-5000-columns", view, ReadOptions{Qualifiers: oneColumn}},
+		// The filters of a Data API read of one column, and of its newest
+		// version (cbt read columns=cf:q02500, cells-per-column=1).
+		{"filter/one-of-5000-columns", tgt, ReadOptions{Filter: &Chain{Filters: []Filter{
+			&FamilyRegex{Pattern: "cf"}, &QualifierRegex{Pattern: []byte("q02500")}}}}},
+		{"filter/newest-of-1000-versions", tgt, ReadOptions{Filter: &Chain{Filters: []Filter{
+			&QualifierRegex{Pattern: []byte("^versions$")}, &CellsPerColumnLimit{N: 1}}}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			bc.opts.Rows = RowSet{Keys: [][]byte{[]byte("wide")}}

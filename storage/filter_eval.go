@@ -297,8 +297,17 @@ func compileCellTest(f Filter) (cellTest, error) {
 		m, err := compileRegex("family", []byte(f.Pattern))
 		return familyTest{m}, err
 	case *QualifierRegex:
-		m, err := compileRegex("qualifier", f.Pattern)
-		return qualifierTest{m}, err
+		m, re, err := compileRegexSyntax("qualifier", f.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		t := qualifierTest{m: m}
+		if re == nil {
+			t.lits = [][]byte{[]byte(m.lit)}
+		} else if lits, ok := finiteLanguage(re); ok {
+			t.lits = sortedUnique(lits)
+		}
+		return t, nil
 	case *ValueRegex:
 		m, err := compileRegex("value", f.Pattern)
 		return valueTest{m}, err
@@ -531,7 +540,10 @@ type familyTest struct{ m *regexMatcher }
 
 func (t familyTest) keep(c *Cell) bool { return t.m.matchString(c.Family) }
 
-type qualifierTest struct{ m *regexMatcher }
+type qualifierTest struct {
+	m    *regexMatcher
+	lits [][]byte // every qualifier m can match, sorted, when known (readColumns)
+}
 
 func (t qualifierTest) keep(c *Cell) bool { return t.m.match(c.Qualifier) }
 
@@ -631,20 +643,28 @@ func (m *regexMatcher) matchString(s string) bool {
 // compileRegex compiles pat for full matching against raw bytes. what names
 // the filter in errors.
 func compileRegex(what string, pat []byte) (*regexMatcher, error) {
+	m, _, err := compileRegexSyntax(what, pat)
+	return m, err
+}
+
+// compileRegexSyntax is compileRegex that also returns the parsed pattern,
+// in translateRegex's terms; it is nil for a literal.
+func compileRegexSyntax(what string, pat []byte) (*regexMatcher, *syntax.Regexp, error) {
 	if !bytes.ContainsAny(pat, regexMetachars) {
-		return &regexMatcher{lit: string(pat)}, nil
+		return &regexMatcher{lit: string(pat)}, nil, nil
 	}
 	expr := translateRegex(pat)
 	// Check the pattern on its own first, so that wrapping it cannot
 	// change its meaning: "a)|(b" is invalid, not "\A(?:a)|(b)\z".
-	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
-		return nil, invalidRegex(what, pat, err)
+	parsed, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, nil, invalidRegex(what, pat, err)
 	}
 	re, err := binaryregexp.Compile(`\A(?:` + expr + `)\z`)
 	if err != nil {
-		return nil, invalidRegex(what, pat, err)
+		return nil, nil, invalidRegex(what, pat, err)
 	}
-	return &regexMatcher{re: re}, nil
+	return &regexMatcher{re: re}, parsed, nil
 }
 
 func invalidRegex(what string, pat []byte, err error) error {

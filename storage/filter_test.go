@@ -2,8 +2,10 @@ package storage
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,10 +24,17 @@ import (
 //	                       values RowSample draws, cyclically.
 //	parse                  parses the input and prints FormatFilter of it, or
 //	                       "parse error: ...".
+//	columns families=(f,...)
+//	                       compiles the filter text in the input and prints the
+//	                       columns a read of a table with these families
+//	                       restricts itself to (readColumns, latestOnly):
+//	                       "all columns", or one line per family with its
+//	                       qualifiers or "*", then "latest-only" if so.
 //
 // Every apply also checks that Apply leaves its input alone, outputs cells in
 // row order, gives the same answer on a warmed-up CompiledFilter with a
-// reused dst, and agrees with Matches.
+// reused dst, agrees with Matches, and gives the same answer on the row cut
+// down to the columns a read would restrict itself to (filter_columns.go).
 func TestFilter(t *testing.T) {
 	datadriven.Walk(t, "testdata/filters", func(t *testing.T, path string) {
 		var row Row
@@ -36,6 +45,8 @@ func TestFilter(t *testing.T) {
 				return ""
 			case "apply":
 				return applyTestFilter(t, d, row)
+			case "columns":
+				return testReadColumns(t, d)
 			case "parse":
 				f, err := ParseFilter(d.Input)
 				if err != nil {
@@ -102,7 +113,88 @@ func applyTestFilter(t *testing.T, d *datadriven.TestData, row Row) string {
 	if m := cf.Matches(row.Key, row.Cells); m != (len(out) > 0) {
 		d.Fatalf(t, "Matches = %t, but Apply output %d cells", m, len(out))
 	}
+	reset()
+	cut := cutToReadColumns(cf, testTableOf(row), row.Cells)
+	if got := formatTestCells(cf.Apply(nil, row.Key, cut)); got != text {
+		d.Fatalf(t, "on the columns a read restricts itself to, %s, Apply gives\n%s", formatTestCells(cut), got)
+	}
 	return text
+}
+
+// testTableOf returns a table with the families of row's cells and one
+// family, "zz", that it lacks.
+func testTableOf(row Row) *Table {
+	t := &Table{Families: []Family{{Name: "zz"}}}
+	for _, c := range row.Cells {
+		if t.Family(c.Family) == nil {
+			t.Families = append(t.Families, Family{Name: c.Family})
+			slices.SortFunc(t.Families, func(a, b Family) int { return strings.Compare(a.Name, b.Name) })
+		}
+	}
+	return t
+}
+
+// cutToReadColumns returns the cells, in row order, that a read of t with
+// filter cf would copy: those of the columns readColumns names, and only
+// each column's newest when latestOnly.
+func cutToReadColumns(cf *CompiledFilter, t *Table, cells []Cell) []Cell {
+	families, quals, restricted := cf.readColumns(t)
+	latest := cf.latestOnly()
+	var out []Cell
+	for _, c := range cells {
+		if restricted && !slices.Contains(families, c.Family) {
+			continue
+		}
+		if qs, ok := quals[c.Family]; ok && !containsQualifier(qs, c.Qualifier) {
+			continue
+		}
+		if n := len(out); latest && n > 0 && out[n-1].Family == c.Family && string(out[n-1].Qualifier) == string(c.Qualifier) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func testReadColumns(t *testing.T, d *datadriven.TestData) string {
+	f, err := ParseFilter(d.Input)
+	if err != nil {
+		d.Fatalf(t, "%v", err)
+	}
+	cf, err := CompileFilter(f, nil)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var names []string
+	d.ScanArgs(t, "families", &names)
+	tbl := &Table{}
+	for _, n := range names {
+		tbl.Families = append(tbl.Families, Family{Name: n})
+	}
+	var b strings.Builder
+	families, quals, ok := cf.readColumns(tbl)
+	switch {
+	case !ok:
+		b.WriteString("all columns\n")
+	case len(families) == 0:
+		b.WriteString("no columns\n")
+	}
+	for _, fam := range families {
+		qs, only := quals[fam]
+		if !only {
+			fmt.Fprintf(&b, "%s: *\n", fam)
+			continue
+		}
+		fmt.Fprintf(&b, "%s:", fam)
+		for _, q := range qs {
+			fmt.Fprintf(&b, " %q", q)
+		}
+		b.WriteString("\n")
+	}
+	if cf.latestOnly() {
+		b.WriteString("latest-only\n")
+	}
+	return b.String()
 }
 
 // testRnd returns the random source for RowSample, from the rnd argument,

@@ -126,10 +126,18 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 			return nil, err
 		}
 	}
+	families, quals, latestOnly := opts.Families, opts.Qualifiers, opts.LatestOnly
+	if cf != nil && families == nil && quals == nil {
+		// Read only the columns the filter can use (filter_columns.go).
+		if fs, qs, ok := cf.readColumns(r.t); ok {
+			families, quals = fs, qs
+		}
+		latestOnly = latestOnly || cf.latestOnly()
+	}
 	it := &RowIterator{
 		ctx: ctx, t: r.t, view: r.view, spans: spans, reversed: opts.Reversed,
-		limit: opts.Limit, filter: cf, families: opts.Families, keysOnly: opts.KeysOnly,
-		keepEmpty: opts.KeepEmptyRows || opts.KeysOnly, quals: opts.Qualifiers, latestOnly: opts.LatestOnly,
+		limit: opts.Limit, filter: cf, families: families, keysOnly: opts.KeysOnly,
+		keepEmpty: opts.KeepEmptyRows || opts.KeysOnly, quals: quals, latestOnly: latestOnly,
 		readScratch: *scratch, scratch: scratch,
 	}
 	if opts.Reversed {
