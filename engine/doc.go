@@ -34,4 +34,7 @@
 // G3: a Run checks the parameter values against the declared types: every
 // declared parameter the query uses must be bound, with a value of its
 // type or NULL.
+// G4: a panic while a statement is prepared, opened, read or closed fails
+// that statement alone with a sqlerr.Internal error and is logged with its
+// stack (recover.go); the run it broke is never reused.
 package engine

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -24,6 +25,9 @@ type Options struct {
 	Scanner exec.Scanner
 	// Catalog overrides the table lookup (default: the storage engine).
 	Catalog catalog.Reader
+	// Logger receives the stacks of statements that panicked (recover.go);
+	// default slog.Default.
+	Logger *slog.Logger
 }
 
 // Engine prepares and runs GoogleSQL queries. It is safe for concurrent use.
@@ -39,6 +43,9 @@ type Engine struct {
 
 // New returns an engine over a storage engine.
 func New(store *storage.Engine, opts Options) *Engine {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
 	e := &Engine{opts: opts, cat: opts.Catalog, scanner: opts.Scanner}
 	if e.cat == nil {
 		e.cat = catalog.StorageReader{Store: store}
@@ -85,7 +92,12 @@ func (e *Engine) Prepare(ctx context.Context, instance, query string, params map
 }
 
 // prepare parses, binds and plans query.
-func (e *Engine) prepare(ctx context.Context, instance, query string, params map[string]*types.Type) (*Statement, error) {
+func (e *Engine) prepare(ctx context.Context, instance, query string, params map[string]*types.Type) (s *Statement, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, e.internalError("preparing", query, p)
+		}
+	}()
 	st, err := sql.Analyze(ctx, query, e.cat, instance, params)
 	if err != nil {
 		return nil, positioned(query, err)
@@ -94,7 +106,7 @@ func (e *Engine) prepare(ctx context.Context, instance, query string, params map
 	if err != nil {
 		return nil, positioned(query, err)
 	}
-	s := &Statement{e: e, text: query, plan: p, columns: p.Columns, params: p.Params, decls: paramDecls(p.Params),
+	s = &Statement{e: e, text: query, plan: p, columns: p.Columns, params: p.Params, decls: paramDecls(p.Params),
 		instance: instance}
 	if p.Explain {
 		s.columns = []types.Field{{Name: "plan", Type: types.String}}
@@ -128,18 +140,18 @@ func (s *Statement) Run(ctx context.Context, params map[string]types.Value) (*Ro
 			return nil, s.positioned(err)
 		}
 		r := &Rows{s: s, run: run, ctx: ctx}
-		return r, r.explain()
+		return r, r.guard(r.explain)
 	}
 	run, err := s.runs.Start(s.runParams(params))
 	if err != nil {
 		return nil, s.positioned(err)
 	}
-	if err := run.Root.Open(ctx); err != nil {
-		run.Root.Close()
-		run.Release()
+	r := &Rows{s: s, run: run, ctx: ctx, open: true}
+	if err := r.guard(func() error { return run.Root.Open(ctx) }); err != nil {
+		r.Close()
 		return nil, s.positioned(err)
 	}
-	return &Rows{s: s, run: run, ctx: ctx, open: true}, nil
+	return r, nil
 }
 
 // paramDecl is a declared parameter.

@@ -11,16 +11,18 @@ import (
 
 // Rows is the result stream of a Run.
 type Rows struct {
-	s     *Statement
-	run   *exec.Run
-	ctx   context.Context
-	open  bool
-	batch *exec.Batch
-	i     int
-	row   []types.Value
-	err   error
-	lines []string      // EXPLAIN output
-	line  []types.Value // the row of every EXPLAIN line (see Row)
+	s    *Statement
+	run  *exec.Run
+	ctx  context.Context
+	open bool
+	// poisoned: the run panicked, so it is not reused (recover.go).
+	poisoned bool
+	batch    *exec.Batch
+	i        int
+	row      []types.Value
+	err      error
+	lines    []string      // EXPLAIN output
+	line     []types.Value // the row of every EXPLAIN line (see Row)
 }
 
 // Next advances to the next row; false at the end or on error (see Err).
@@ -38,14 +40,14 @@ func (r *Rows) Next() bool {
 		return false
 	}
 	for r.batch == nil || r.i >= len(r.batch.Rows) {
-		b, err := r.run.Root.Next()
+		b, err := r.nextBatch()
 		if err != nil {
 			r.err = r.s.positioned(err)
 			r.Close()
 			return false
 		}
 		if b == nil {
-			r.Close()
+			r.err = r.Close() // a run that ends well may still fail to close
 			return false
 		}
 		r.batch, r.i = b, 0
@@ -63,18 +65,49 @@ func (r *Rows) Row() []types.Value { return r.row }
 // Err returns the error that ended the iteration, if any.
 func (r *Rows) Err() error { return r.err }
 
+// nextBatch is the run's next batch; a panic becomes an internal error.
+func (r *Rows) nextBatch() (b *exec.Batch, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.poisoned = true
+			b, err = nil, r.s.e.internalError("running", r.s.text, p)
+		}
+	}()
+	return r.run.Root.Next()
+}
+
+// guard calls fn, which works the run's operators; a panic becomes an
+// internal error.
+func (r *Rows) guard(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.poisoned = true
+			err = r.s.e.internalError("running", r.s.text, p)
+		}
+	}()
+	return fn()
+}
+
 // Close releases the run; it is safe to call more than once.
-func (r *Rows) Close() error {
+func (r *Rows) Close() (err error) {
 	if !r.open {
 		return nil
 	}
 	r.open = false
-	err := r.run.Root.Close()
-	// The run's operators may now serve another run of the statement:
-	// nothing of it must be reachable from r any more.
-	r.run.Release()
-	r.run, r.batch, r.row = nil, nil, nil
-	return err
+	defer func() {
+		if p := recover(); p != nil {
+			r.poisoned = true
+			err = r.s.e.internalError("closing", r.s.text, p)
+		}
+		// The run's operators may now serve another run of the statement:
+		// nothing of it must be reachable from r any more. A run that
+		// panicked is left to the collector instead.
+		if !r.poisoned {
+			r.run.Release()
+		}
+		r.run, r.batch, r.row = nil, nil, nil
+	}()
+	return r.run.Root.Close()
 }
 
 // explain prepares the EXPLAIN output: the plan, or for EXPLAIN ANALYZE

@@ -119,7 +119,9 @@
 // write buffer (flushed past 32 KiB); no result is held whole.
 // W2: every goroutine has an owner: Serve's accept loop and each session's
 // goroutine are joined by Close; a session's read-ahead goroutine is joined
-// by its session. A recovered panic ends only its session.
+// by its session. A recovered panic ends only its session; a panic in the
+// SQL engine never reaches it, failing its statement with XX000 instead
+// (engine's G4).
 // W3: a session's read-ahead goroutine (reader.go) sees a hang-up at once
 // and cancels the session's context, so a client that disconnects in the
 // middle of a result stops its query.

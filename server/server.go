@@ -63,7 +63,7 @@ func Start(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("http listener: %w", err)
 	}
 
-	sqlEngine := engine.New(s.engine, engine.Options{})
+	sqlEngine := engine.New(s.engine, engine.Options{Logger: cfg.Logger})
 	if err := s.listenPG(sqlEngine); err != nil {
 		s.httpLis.Close()
 		s.grpcLis.Close()
