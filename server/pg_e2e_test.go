@@ -132,6 +132,8 @@ func TestPSQLDescribe(t *testing.T) {
 		`\d usage`:    {"_key          | bytea", "not null", "stats_summary | jsonb", `"usage_pkey" PRIMARY KEY, btree (_key)`},
 		`\l`:          {"demo", "UTF8"},
 		`\dn`:         {"public"},
+		`\sf version`: {"CREATE OR REPLACE FUNCTION pg_catalog.version()", " RETURNS text", " LANGUAGE internal"},
+		`\dfS+ upper`: {"pg_catalog | upper | text", "| internal |"},
 	} {
 		out := psql(cmd)
 		for _, w := range want {

@@ -21,6 +21,7 @@ const (
 	CodeInvalidEscape    = "22025"
 	CodeCardinality      = "21000"
 	CodeNotSupported     = "0A000"
+	CodeWrongObjectType  = "42809"
 	CodeCanceled         = "57014"
 )
 

@@ -26,12 +26,29 @@ func registerArrayFuncs() {
 	register("array_append", &builtin{min: 2, ret: 0, retFn: sameAsFirst, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		return arrayV(append(append([]Value(nil), a[0].a...), a[1])), nil
 	}})
+	register("array_remove", &builtin{min: 2, retFn: sameAsFirst, lenient: true, fn: arrayRemove})
 	register("array_cat", &builtin{min: 2, retFn: sameAsFirst, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		if a[0].isNull() && a[1].isNull() {
 			return null, nil
 		}
 		return arrayV(append(append([]Value(nil), a[0].a...), a[1].a...)), nil
 	}})
+}
+
+// arrayRemove is array_remove(a, v): a without the elements not distinct
+// from v (v NULL removes the NULLs); NULL for a NULL array.
+func arrayRemove(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	if a[0].isNull() {
+		return null, nil
+	}
+	out := make([]Value, 0, len(a[0].a))
+	for _, e := range a[0].a {
+		same := e.isNull() && a[1].isNull() || !e.isNull() && !a[1].isNull() && compare(e, a[1]) == 0
+		if !same {
+			out = append(out, e)
+		}
+	}
+	return arrayV(out), nil
 }
 
 // arrayDim builds array_lower/array_upper/array_length: one-dimensional

@@ -65,8 +65,7 @@ func init() {
 		register(n, &builtin{min: 1, max: 2, args: []uint32{tOid, tName}, ret: tText,
 			fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
 	}
-	for _, n := range []string{"pg_get_function_result", "pg_get_function_arguments",
-		"pg_get_function_identity_arguments", "pg_get_triggerdef", "pg_get_ruledef", "pg_get_partkeydef",
+	for _, n := range []string{"pg_get_function_sqlbody", "pg_get_triggerdef", "pg_get_ruledef", "pg_get_partkeydef",
 		"pg_get_statisticsobjdef_columns", "pg_get_serial_sequence", "pg_tablespace_location"} {
 		register(n, &builtin{min: 1, max: 2, args: []uint32{tOid}, ret: tText,
 			fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})

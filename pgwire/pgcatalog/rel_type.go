@@ -9,6 +9,7 @@ func init() {
 	rowFuncs["pg_catalog.pg_type"] = typeRows
 	rowFuncs["pg_catalog.pg_proc"] = procRows
 	rowFuncs["pg_catalog.pg_am"] = amRows
+	rowFuncs["pg_catalog.pg_language"] = languageRows
 	rowFuncs["pg_catalog.pg_collation"] = collationRows
 }
 
@@ -40,6 +41,7 @@ type proc struct {
 	retType uint32
 	retSet  bool
 	agg     bool
+	strict  bool // NULL in, NULL out
 }
 
 var (
@@ -55,14 +57,14 @@ func procs() []proc {
 	procsOnce.Do(func() {
 		names := map[string]proc{}
 		for _, t := range builtinTypes {
-			names[t.input] = proc{name: t.input, retType: t.oid}
-			names[outputFunc(t)] = proc{name: outputFunc(t), retType: 2275}
+			names[t.input] = proc{name: t.input, retType: t.oid, strict: true}
+			names[outputFunc(t)] = proc{name: outputFunc(t), retType: 2275, strict: true}
 		}
 		for name, f := range funcs {
-			names[name] = proc{name: name, retType: f.staticRet}
+			names[name] = proc{name: name, retType: f.staticRet, strict: !f.lenient}
 		}
 		for name, f := range srfs {
-			names[name] = proc{name: name, retType: f.retType, retSet: true}
+			names[name] = proc{name: name, retType: f.retType, retSet: true, strict: true}
 		}
 		for name := range aggregates {
 			names[name] = proc{name: name, agg: true}
@@ -95,12 +97,17 @@ func procOID(name string) uint32 {
 }
 
 func procName(oid uint32) (string, bool) {
+	p, ok := procByOID(oid)
+	return p.name, ok
+}
+
+func procByOID(oid uint32) (proc, bool) {
 	for _, p := range procs() {
 		if p.oid == oid {
-			return p.name, true
+			return p, true
 		}
 	}
-	return "", false
+	return proc{}, false
 }
 
 func procRows(s *snapshot, b *rowBuilder) {
@@ -110,7 +117,7 @@ func procRows(s *snapshot, b *rowBuilder) {
 			kind = "a"
 		}
 		b.add("oid", p.oid, "proname", p.name, "pronamespace", uint32(nspCatalog), "proowner", uint32(roleOID),
-			"prolang", uint32(12), "procost", float64(1), "prokind", kind, "proretset", p.retSet,
+			"prolang", uint32(12), "procost", float64(1), "prokind", kind, "proretset", p.retSet, "proisstrict", p.strict,
 			"provolatile", "s", "proparallel", "s", "prorettype", p.retType, "proargtypes", arrayV(nil),
 			"prosrc", p.name)
 	}
@@ -119,6 +126,18 @@ func procRows(s *snapshot, b *rowBuilder) {
 func amRows(s *snapshot, b *rowBuilder) {
 	b.add("oid", uint32(heapAM), "amname", "heap", "amhandler", uint32(0), "amtype", "t")
 	b.add("oid", uint32(btreeAM), "amname", "btree", "amhandler", uint32(0), "amtype", "i")
+}
+
+// languageRows are PostgreSQL's built-in languages, with their OIDs:
+// pg_proc's rows are all LANGUAGE internal (12).
+func languageRows(s *snapshot, b *rowBuilder) {
+	for _, l := range []struct {
+		oid  uint32
+		name string
+	}{{12, "internal"}, {13, "c"}, {14, "sql"}} {
+		b.add("oid", l.oid, "lanname", l.name, "lanowner", uint32(roleOID), "lanispl", false,
+			"lanpltrusted", l.name == "sql", "lanplcallfoid", uint32(0), "laninline", uint32(0), "lanvalidator", uint32(0))
+	}
 }
 
 func collationRows(s *snapshot, b *rowBuilder) {
