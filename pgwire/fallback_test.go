@@ -106,6 +106,12 @@ func TestFallbackCatalog(t *testing.T) {
 		if code, pos := sqlStateAt(err); code != "42703" || pos != 3 {
 			t.Errorf("%s pgfail: %v (%s at %d)", mode, err, code, pos)
 		}
+		// Both readings failed: the hint gives the executor's reason too.
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || !strings.HasPrefix(pgErr.Hint, "GoogleSQL cannot read the statement (") ||
+			!strings.HasSuffix(pgErr.Hint, "), so it was read as PostgreSQL.") {
+			t.Errorf("%s pgfail: hint %q", mode, pgErr.Hint)
+		}
 		_, err = c.Exec(ctx, "pgdecline")
 		if code, _ := sqlStateAt(err); code != "42601" || !strings.Contains(err.Error(), "fake: unknown query") {
 			t.Errorf("%s pgdecline: %v", mode, err)

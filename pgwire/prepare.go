@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/shale-db/shale/sql/sqlerr"
@@ -118,7 +119,13 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 		st, ok, ferr := fb.PrepareFallback(c.ctx, c.session(), p.text, oids)
 		switch {
 		case ok && ferr != nil:
-			return nil, toPGError(c.ctx, ferr, nil)
+			pe := toPGError(c.ctx, ferr, nil)
+			if pe.hint == "" && pe.code != codeQueryCanceled {
+				// Both readings failed: say why GoogleSQL's did too (a driver
+				// may have written a parameter as '\x..'::bytea).
+				pe.hint = fmt.Sprintf("GoogleSQL cannot read the statement (%v), so it was read as PostgreSQL.", err)
+			}
+			return nil, pe
 		case ok: // a fresh prepared: prepareExecutor has filled in p
 			return catalogPrepared(&prepared{text: p.text}, st), nil
 		}

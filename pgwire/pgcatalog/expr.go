@@ -410,11 +410,7 @@ func (b *binder) bindSubscript(arr *cexpr, ix *pg_query.A_Indices, sc *scope) (*
 	if arr.untyped {
 		arr = b.coerce(arr, tTextArray)
 	}
-	// int2vector and oidvector subscripts start at 0.
-	base := int64(1)
-	if arr.typ == tInt2Vector || arr.typ == tOidVector {
-		base = 0
-	}
+	base := arrayBase(arr.typ)
 	if !ix.IsSlice {
 		return &cexpr{typ: elemType(arr.typ), name: arr.name, fn: func(ev *evaluator, e *env) (Value, error) {
 			a, err := arr.fn(ev, e)

@@ -9,9 +9,9 @@ import (
 func registerArrayFuncs() {
 	register("array_to_string", &builtin{min: 2, max: 3, ret: tText, lenient: true, fn: arrayToString})
 	register("string_to_array", &builtin{min: 2, max: 3, ret: tTextArray, lenient: true, fn: stringToArray})
-	register("array_lower", arrayDim(func(a []Value) Value { return intV(1) }))
-	register("array_upper", arrayDim(func(a []Value) Value { return intV(int64(len(a))) }))
-	register("array_length", arrayDim(func(a []Value) Value { return intV(int64(len(a))) }))
+	register("array_lower", arrayDim(func(a []Value, base int64) Value { return intV(base) }))
+	register("array_upper", arrayDim(func(a []Value, base int64) Value { return intV(base + int64(len(a)) - 1) }))
+	register("array_length", arrayDim(func(a []Value, _ int64) Value { return intV(int64(len(a))) }))
 	register("cardinality", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		return intV(int64(len(a[0].a))), nil
 	}})
@@ -52,14 +52,24 @@ func arrayRemove(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 }
 
 // arrayDim builds array_lower/array_upper/array_length: one-dimensional
-// arrays only; NULL for an empty array or another dimension.
-func arrayDim(f func([]Value) Value) *builtin {
-	return &builtin{min: 2, args: []uint32{tTextArray, tInt4}, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+// arrays only; NULL for an empty array or another dimension. f gets the
+// array's lower bound.
+func arrayDim(f func(a []Value, base int64) Value) *builtin {
+	return &builtin{min: 2, args: []uint32{tTextArray, tInt4}, ret: tInt4, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
 		if a[0].k != kArray || len(a[0].a) == 0 || a[1].i != 1 {
 			return null, nil
 		}
-		return f(a[0].a), nil
+		return f(a[0].a, arrayBase(t[0])), nil
 	}}
+}
+
+// arrayBase is the lower bound of arrays of type typ: 0 for int2vector and
+// oidvector (pg_index.indkey, pg_proc.proargtypes), else 1.
+func arrayBase(typ uint32) int64 {
+	if typ == tInt2Vector || typ == tOidVector {
+		return 0
+	}
+	return 1
 }
 
 func arrayToString(ev *evaluator, a []Value, t []uint32) (Value, error) {

@@ -1,6 +1,10 @@
 package pgcatalog
 
-import pg_query "github.com/pganalyze/pg_query_go/v6"
+import (
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
 
 // srfDef is a set-returning function: one value per result row, a record
 // when fields is set.
@@ -17,6 +21,7 @@ var srfs = map[string]*srfDef{}
 func init() {
 	srfs["generate_series"] = &srfDef{min: 2, max: 3, retType: tInt4, ret: seriesType, call: generateSeries}
 	srfs["unnest"] = &srfDef{min: 1, max: 1, retType: tAnyArray, ret: func(t []uint32) uint32 { return elemType(t[0]) }, call: unnest}
+	srfs["generate_subscripts"] = &srfDef{min: 2, max: 3, retType: tInt4, ret: constType(tInt4), call: generateSubscripts}
 	srfs["_pg_expandarray"] = &srfDef{min: 1, max: 1, retType: tRecord, ret: constType(tRecord),
 		fields: []colDef{{"x", tInt4}, {"n", tInt4}}, call: expandArray}
 	srfs["pg_get_keywords"] = &srfDef{retType: tRecord, ret: constType(tRecord),
@@ -80,6 +85,24 @@ func unnest(_ *evaluator, a []Value, _ []uint32) ([]Value, error) {
 		return nil, nil
 	}
 	return append([]Value(nil), a[0].a...), nil
+}
+
+// generateSubscripts is generate_subscripts(array, dim [, reverse]): the
+// subscripts of the array's dimension dim, in order or reversed (SQLAlchemy
+// orders a primary key's columns by them).
+func generateSubscripts(_ *evaluator, a []Value, t []uint32) ([]Value, error) {
+	if a[0].k != kArray || a[1].isNull() || a[1].i != 1 {
+		return nil, nil
+	}
+	base := arrayBase(t[0])
+	out := make([]Value, len(a[0].a))
+	for i := range out {
+		out[i] = intV(base + int64(i))
+	}
+	if len(a) > 2 && a[2].truthy() {
+		slices.Reverse(out)
+	}
+	return out, nil
 }
 
 // expandArray is information_schema._pg_expandarray: (element, index) for
