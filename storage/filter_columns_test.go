@@ -123,3 +123,30 @@ func (g *filterGen) leaf(inCond bool) Filter {
 	}
 	return &StripValue{}
 }
+
+// FuzzFiniteLanguage: when finiteLanguage lists the qualifiers a regex can
+// match, every string the regex matches is among them.
+func FuzzFiniteLanguage(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"q1", "q1"}, {"^q[0-2]$", "q2"}, {`x(a|bc)?y{1,2}`, "xbcyy"}, {`\Qa.b\E`, "a.b"},
+		{"(?i)ab", "AB"}, {`[\x00-\x03]z`, "\x02z"}, {`a\bb|a\Bb`, "ab"}, {"a{0,3}", "aaa"}, {`\C`, "\xff"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, s string) {
+		m, re, err := compileRegexSyntax("qualifier", []byte(pattern))
+		if err != nil || re == nil {
+			return
+		}
+		lits, ok := finiteLanguage(re)
+		if !ok {
+			return
+		}
+		if len(lits) > maxLiterals {
+			t.Fatalf("%q: %d strings, more than %d", pattern, len(lits), maxLiterals)
+		}
+		if m.match([]byte(s)) && !slices.Contains(lits, s) {
+			t.Fatalf("%q matches %q, which its language %q lacks", pattern, s, lits)
+		}
+	})
+}

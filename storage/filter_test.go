@@ -485,8 +485,12 @@ func FuzzParseFilter(f *testing.F) {
 	row := []Cell{
 		{Family: "f", Qualifier: []byte("a"), Timestamp: 3, Value: []byte("x")},
 		{Family: "f", Qualifier: []byte("a"), Timestamp: 2, Value: []byte("\xff")},
+		{Family: "f", Qualifier: []byte("ab"), Timestamp: 2, Value: []byte("y")},
+		{Family: "f", Qualifier: []byte("b"), Timestamp: 5, Value: []byte("a")},
 		{Family: "g", Qualifier: []byte(""), Timestamp: 1, Value: []byte("")},
+		{Family: "g", Qualifier: []byte("B"), Timestamp: 4, Value: []byte("\x00")},
 	}
+	tbl := testTableOf(Row{Cells: row})
 	f.Fuzz(func(t *testing.T, s string) {
 		flt, err := ParseFilter(s)
 		if err != nil {
@@ -510,6 +514,10 @@ func FuzzParseFilter(f *testing.F) {
 		out := cf.Apply(nil, []byte("r1"), row)
 		if cf.Matches([]byte("r1"), row) != (len(out) > 0) {
 			t.Fatalf("%s: Matches disagrees with Apply", text)
+		}
+		cut := cutToReadColumns(cf, tbl, row)
+		if got, want := formatTestCells(cf.Apply(nil, []byte("r1"), cut)), formatTestCells(out); got != want {
+			t.Fatalf("%s: on the columns a read restricts itself to, %s, Apply gives\n%s\nnot\n%s", text, formatTestCells(cut), got, want)
 		}
 	})
 }
