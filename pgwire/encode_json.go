@@ -166,10 +166,13 @@ func (e *encoder) appendJSONKey(dst []byte, k types.Value) []byte {
 }
 
 // appendJSONBytes renders bytes as a JSON string: the bytes themselves when
-// they are UTF-8 and do not begin with `\x`, else `\x` and lowercase hex
-// (so the rendering is reversible).
+// they are UTF-8 without a NUL and do not begin with `\x`, else `\x` and
+// lowercase hex (so the rendering is reversible). PostgreSQL's jsonb cannot
+// hold \u0000 ("cannot be converted to text"), so bytes with a NUL (an
+// int64 counter's big-endian cells) are hex: a pg_dump of Shale then loads
+// into PostgreSQL.
 func appendJSONBytes(dst, b []byte) []byte {
-	if utf8.Valid(b) && !bytes.HasPrefix(b, []byte(`\x`)) {
+	if utf8.Valid(b) && !bytes.HasPrefix(b, []byte(`\x`)) && bytes.IndexByte(b, 0) < 0 {
 		return appendJSONString(dst, b)
 	}
 	dst = append(dst, `"\\x`...)

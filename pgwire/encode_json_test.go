@@ -93,3 +93,21 @@ func TestJSONStringRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONBytes: bytes are their text when that is UTF-8 PostgreSQL's jsonb
+// can hold, else \x and hex.
+func TestJSONBytes(t *testing.T) {
+	for in, want := range map[string]string{
+		"1":                             `"1"`,
+		"é":                             `"é"`,
+		`\xab`:                          `"\\x5c786162"`,
+		"\xff":                          `"\\xff"`,
+		"\x00\x00\x00\x00\x00\x00\x00;": `"\\x000000000000003b"`, // jsonb has no \u0000
+		"a\x00b":                        `"\\x610062"`,
+		"\x01":                          `"\u0001"`,
+	} {
+		if got := string(appendJSONBytes(nil, []byte(in))); got != want {
+			t.Errorf("%q: got %s, want %s", in, got, want)
+		}
+	}
+}
