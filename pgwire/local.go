@@ -29,6 +29,7 @@ const (
 	localMove                            // MOVE ... (FETCH without rows)
 	localClose                           // CLOSE name | ALL
 	localCopy                            // COPY (query) | table TO STDOUT [options]
+	localLock                            // LOCK [TABLE] name [, ...] [IN mode MODE] [NOWAIT]
 )
 
 // localStmt is a parsed session statement.
@@ -322,6 +323,8 @@ func parseLocal(text string) (*localStmt, error) {
 		st, err = parseCopy(w)
 	case "fetch", "move":
 		st, err = parseFetch(w, strings.EqualFold(first, "move"))
+	case "lock":
+		st, err = parseLock(w)
 	case "close":
 		st = &localStmt{kind: localClose}
 		if w.keyword("all") {
@@ -514,7 +517,7 @@ func parseTxnModes(w *words) ([]txnMode, error) {
 var localFuncs = map[string]bool{
 	"version": true, "current_schema": true, "current_database": true, "current_setting": true,
 	"pg_backend_pid": true, "current_user": false, "session_user": false, "user": false,
-	"current_role": false, "current_catalog": false,
+	"current_role": false, "current_catalog": false, "set_config": true,
 }
 
 // parseLocalSelect recognises SELECT f(...) [AS a], ... over localFuncs,
@@ -661,4 +664,31 @@ func parseFetch(w *words, move bool) (*localStmt, error) {
 		return nil, syntaxError(w)
 	}
 	return st, nil
+}
+
+// parseLock reads the rest of LOCK [TABLE] [ONLY] name [*] [, ...]
+// [IN lockmode MODE] [NOWAIT]. The names are not checked: Shale's reads
+// take no locks, so LOCK only has to be accepted (pg_dump locks every
+// table it dumps).
+func parseLock(w *words) (*localStmt, error) {
+	w.keyword("table")
+	for {
+		w.keyword("only")
+		if name, ok := w.dottedName(); !ok || name == "" {
+			return nil, syntaxError(w)
+		}
+		w.punct("*")
+		if !w.punct(",") {
+			break
+		}
+	}
+	if w.keyword("in") {
+		for !w.keyword("mode") {
+			if !w.keyword("access", "row", "share", "exclusive", "update") {
+				return nil, syntaxError(w)
+			}
+		}
+	}
+	w.keyword("nowait")
+	return &localStmt{kind: localLock}, nil
 }

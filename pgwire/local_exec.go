@@ -84,7 +84,7 @@ func funcOID(fn string) uint32 {
 	switch fn {
 	case "pg_backend_pid":
 		return oidInt4
-	case "version", "current_setting":
+	case "version", "current_setting", "set_config":
 		return oidText
 	}
 	return oidName
@@ -125,6 +125,11 @@ func (c *conn) runLocal(pt *portal) error {
 		tag, err = c.runTxn(st)
 	case localDiscard:
 		tag, err = "DISCARD "+st.word, c.runDiscard(st)
+	case localLock:
+		tag = "LOCK TABLE"
+		if c.tx == txIdle {
+			err = errorf(codeNoActiveTxn, "LOCK TABLE can only be used in transaction blocks")
+		}
 	case localDeallocate:
 		tag = "DEALLOCATE"
 		if st.all {
@@ -266,6 +271,22 @@ func (c *conn) callLocal(fn string, args []types.Value) (types.Value, error) {
 		return types.StringValue(c.database), nil
 	case "pg_backend_pid":
 		return types.Int64Value(int64(c.pid)), nil
+	case "set_config":
+		// set_config(name, value, is_local) is SET [LOCAL] name = value;
+		// outside a transaction block a local setting lasts only for its
+		// statement, so it changes nothing.
+		if len(args) != 3 || args[0].IsNull() {
+			return types.NullOf(types.String), nil
+		}
+		name, local := strings.ToLower(args[0].Str()), strings.EqualFold(args[2].Str(), "true")
+		if local && c.tx == txIdle {
+			return types.StringValue(args[1].Str()), nil
+		}
+		if err := c.runSet(&localStmt{kind: localSet, name: name, value: args[1].Str(), local: local}); err != nil {
+			return types.Value{}, err
+		}
+		v, _ := c.set.get(name)
+		return types.StringValue(v), nil
 	case "current_setting":
 		if len(args) < 1 || len(args) > 2 || args[0].IsNull() {
 			return types.NullOf(types.String), nil

@@ -66,6 +66,36 @@ func TestSessionStatements(t *testing.T) {
 	if got := show("SHOW search_path"); got != `"$user", public` {
 		t.Errorf("after RESET: %q", got)
 	}
+	// set_config is SET (pg_dump clears search_path with it); a local one
+	// outside a transaction changes nothing past its statement.
+	if got := show("SELECT pg_catalog.set_config('search_path', '', false)"); got != "" {
+		t.Errorf("set_config returned %q", got)
+	}
+	if got := show("SHOW search_path"); got != "" {
+		t.Errorf("after set_config: search_path %q", got)
+	}
+	if got := show("SELECT set_config('extra_float_digits', '2', true)"); got != "2" {
+		t.Errorf("local set_config returned %q", got)
+	}
+	if got := show("SHOW extra_float_digits"); got != "3" {
+		t.Errorf("a local set_config outside a transaction lasted: %q", got)
+	}
+	exec("RESET search_path")
+	// LOCK TABLE is accepted in a transaction block (Shale's reads take no
+	// locks; pg_dump locks what it dumps), refused outside one.
+	if _, err := c.Exec(ctx, "LOCK TABLE public.t IN ACCESS SHARE MODE"); pgCode(err) != "25P01" {
+		t.Errorf("LOCK outside a transaction: %v", err)
+	}
+	exec("BEGIN")
+	for _, q := range []string{"LOCK TABLE public.t IN ACCESS SHARE MODE", "LOCK t, ONLY u * IN SHARE ROW EXCLUSIVE MODE NOWAIT", "LOCK t"} {
+		if tag, err := c.Exec(ctx, q); err != nil || tag.String() != "LOCK TABLE" {
+			t.Errorf("%s: %q, %v", q, tag, err)
+		}
+	}
+	if _, err := c.Exec(ctx, "LOCK TABLE t IN BOGUS MODE"); pgCode(err) != "42601" {
+		t.Errorf("LOCK with a bad mode: %v", err)
+	}
+	exec("ROLLBACK")
 	if _, err := c.Exec(ctx, "SHOW no_such_setting"); pgCode(err) != "42704" {
 		t.Errorf("SHOW unknown: %v", err)
 	}

@@ -294,8 +294,8 @@ func (ev *evaluator) regIn(s string, to uint32) (Value, error) {
 		}
 		return null, errorf(CodeUndefinedObject, noPos, "schema %q does not exist", s)
 	case tRegrole:
-		if parts[len(parts)-1] == ev.sess.User {
-			return oidV(roleOID), nil
+		if o, ok := ev.roleOIDByName(parts[len(parts)-1]); ok {
+			return oidV(o), nil
 		}
 		return null, errorf(CodeUndefinedObject, noPos, "role %q does not exist", s)
 	case tRegproc, tRegprocedure:

@@ -95,8 +95,8 @@ func (ev *evaluator) regName(oid int64, typ uint32) string {
 			return quoteIdent(n)
 		}
 	case tRegrole:
-		if oid == roleOID {
-			return quoteIdent(ev.sess.User)
+		if name, ok := ev.roleName(oid); ok {
+			return quoteIdent(name)
 		}
 	case tRegproc, tRegprocedure:
 		if n, ok := procName(uint32(oid)); ok {

@@ -6,8 +6,8 @@ import (
 
 func init() {
 	register("pg_get_userbyid", &builtin{min: 1, args: []uint32{tOid}, ret: tName, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
-		if a[0].i == roleOID {
-			return textV(ev.sess.User), nil
+		if name, ok := ev.roleName(a[0].i); ok {
+			return textV(name), nil
 		}
 		return textV("unknown (OID=" + itoa(a[0].i) + ")"), nil
 	}})
@@ -60,8 +60,15 @@ func init() {
 	}, 2))
 	register("pg_get_viewdef", &builtin{min: 1, max: 2, args: []uint32{tOid}, ret: tText,
 		fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
-	for _, n := range []string{"obj_description", "col_description", "shobj_description"} {
-		// pg_description is empty: Shale keeps no comments.
+	// pg_description holds only the schemas' comments (roles.go).
+	register("obj_description", &builtin{min: 1, max: 2, args: []uint32{tOid, tName}, ret: tText,
+		fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+			if d, ok := namespaceDescriptions[uint32(a[0].i)]; ok && (len(a) == 1 || a[1].s == "pg_namespace") {
+				return textV(d), nil
+			}
+			return null, nil
+		}})
+	for _, n := range []string{"col_description", "shobj_description"} {
 		register(n, &builtin{min: 1, max: 2, args: []uint32{tOid, tName}, ret: tText,
 			fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
 	}

@@ -36,10 +36,13 @@ func (p *scanPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
 	return ev.relRows(p.def)
 }
 
-// cteDef is a WITH query, evaluated once per run.
+// cteDef is a WITH query, evaluated once per run; or, when work is set,
+// the working table of a recursive one (recursive.go), which reads what the
+// recursion set last.
 type cteDef struct {
 	name string
 	q    *queryPlan
+	work bool
 }
 
 type ctePlan struct {
@@ -49,7 +52,7 @@ type ctePlan struct {
 
 func (p *ctePlan) columns() []scopeCol { return p.cols }
 func (p *ctePlan) run(ev *evaluator, outer *env) ([][]Value, error) {
-	if rows, ok := ev.ctes[p.cte]; ok {
+	if rows, ok := ev.ctes[p.cte]; ok || p.cte.work {
 		return rows, nil
 	}
 	rows, err := p.cte.q.run(ev, outer)

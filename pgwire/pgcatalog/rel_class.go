@@ -2,6 +2,8 @@ package pgcatalog
 
 func init() {
 	rowFuncs["pg_catalog.pg_namespace"] = namespaceRows
+	rowFuncs["pg_catalog.pg_init_privs"] = initPrivsRows
+	rowFuncs["pg_catalog.pg_description"] = descriptionRows
 	rowFuncs["pg_catalog.pg_class"] = classRows
 	rowFuncs["pg_catalog.pg_tables"] = tablesViewRows
 	rowFuncs["pg_catalog.pg_indexes"] = indexesViewRows
@@ -21,8 +23,29 @@ func statTablesRows(s *snapshot, b *rowBuilder) {
 
 func namespaceRows(s *snapshot, b *rowBuilder) {
 	for _, n := range namespaces {
-		owner := uint32(roleOID)
-		b.add("oid", n.oid, "nspname", n.name, "nspowner", owner)
+		owner, acl := namespaceOwner(n.oid, s.sess.User)
+		b.add("oid", n.oid, "nspname", n.name, "nspowner", owner, "nspacl", arrayV(acl))
+	}
+}
+
+// initPrivsRows: the schemas' ACLs are as initdb left them
+// (information_schema, made later, has none).
+func initPrivsRows(s *snapshot, b *rowBuilder) {
+	for _, n := range namespaces {
+		if n.oid == nspInfoSchema {
+			continue
+		}
+		_, acl := namespaceOwner(n.oid, s.sess.User)
+		b.add("objoid", n.oid, "classoid", uint32(2615), "objsubid", 0, "privtype", "i", "initprivs", arrayV(acl))
+	}
+}
+
+// descriptionRows: Shale keeps no comments; the schemas have initdb's.
+func descriptionRows(s *snapshot, b *rowBuilder) {
+	for _, n := range namespaces {
+		if d, ok := namespaceDescriptions[n.oid]; ok {
+			b.add("objoid", n.oid, "classoid", uint32(2615), "objsubid", 0, "description", d)
+		}
 	}
 }
 

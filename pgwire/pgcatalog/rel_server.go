@@ -34,11 +34,17 @@ func rolesRows(s *snapshot, b *rowBuilder) {
 	b.add("rolname", s.sess.User, "rolsuper", true, "rolinherit", true, "rolcreaterole", true,
 		"rolcreatedb", true, "rolcanlogin", true, "rolreplication", false, "rolconnlimit", -1,
 		"rolpassword", "********", "rolbypassrls", true, "oid", uint32(roleOID))
+	b.add("rolname", "pg_database_owner", "rolsuper", false, "rolinherit", true, "rolcreaterole", false,
+		"rolcreatedb", false, "rolcanlogin", false, "rolreplication", false, "rolconnlimit", -1,
+		"rolpassword", "********", "rolbypassrls", false, "oid", uint32(dbOwnerRoleOID))
 }
 
 func authidRows(s *snapshot, b *rowBuilder) {
 	b.add("oid", uint32(roleOID), "rolname", s.sess.User, "rolsuper", true, "rolinherit", true,
 		"rolcreaterole", true, "rolcreatedb", true, "rolcanlogin", true, "rolbypassrls", true,
+		"rolconnlimit", -1, "rolpassword", nil, "rolvaliduntil", nil)
+	b.add("oid", uint32(dbOwnerRoleOID), "rolname", "pg_database_owner", "rolsuper", false, "rolinherit", true,
+		"rolcreaterole", false, "rolcreatedb", false, "rolcanlogin", false, "rolbypassrls", false,
 		"rolconnlimit", -1, "rolpassword", nil, "rolvaliduntil", nil)
 }
 

@@ -24,13 +24,16 @@ func (b *binder) bindStatement(n *pg_query.Node) (*queryPlan, error) {
 func (b *binder) bindQuery(s *pg_query.SelectStmt, parent, cteOuter *scope) (*queryPlan, error) {
 	sc := &scope{parent: parent, cteOuter: cteOuter}
 	if s.WithClause != nil {
-		if s.WithClause.Recursive {
-			return nil, errorf(CodeNotSupported, s.WithClause.Location, "WITH RECURSIVE is not supported in catalog queries")
-		}
 		sc.ctes = map[string]*cteDef{}
 		for _, n := range s.WithClause.Ctes {
 			c := n.GetCommonTableExpr()
-			q, err := b.bindQuery(c.Ctequery.GetSelectStmt(), parent, sc)
+			var q *queryPlan
+			var err error
+			if s.WithClause.Recursive && isRecursiveUnion(c) {
+				q, err = b.bindRecursiveCTE(c, parent, sc)
+			} else {
+				q, err = b.bindQuery(c.Ctequery.GetSelectStmt(), parent, sc)
+			}
 			if err != nil {
 				return nil, err
 			}
