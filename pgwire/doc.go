@@ -34,10 +34,11 @@
 //     small tokenizer, not regular expressions): SET/RESET/SHOW, BEGIN,
 //     START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, SAVEPOINT, RELEASE,
 //     DISCARD, DEALLOCATE, DECLARE … CURSOR [WITH HOLD] FOR, FETCH, MOVE,
-//     CLOSE, COPY … TO STDOUT (copy.go; its query goes on down this list),
-//     and SELECT lists made only of version(), current_schema(),
-//     current_database(), current_setting(), pg_backend_pid(), current_user
-//     and friends;
+//     CLOSE, LOCK [TABLE] (a no-op in a transaction block), COPY … TO
+//     STDOUT (copy.go; its query goes on down this list), and SELECT lists
+//     made only of version(), current_schema(), current_database(),
+//     current_setting(), set_config() (which sets, as SET does),
+//     pg_backend_pid(), current_user and friends;
 //  2. the Catalog, if set: the hook for the pg_catalog/information_schema
 //     emulation. It sees the client's PostgreSQL text with $n intact and
 //     declines what is not a catalog query;
