@@ -15,7 +15,17 @@ func (b *binder) bindFrom(items []*pg_query.Node, sc *scope) (plan, error) {
 		return b.bindFromItem(items[0], sc)
 	}
 	p := &crossPlan{}
-	for _, it := range items {
+	for i, it := range items {
+		if rf := it.GetRangeFunction(); rf != nil && i > 0 {
+			lp, err := b.bindLateral(rf, p, sc)
+			if err != nil {
+				return nil, err
+			}
+			if lp != nil {
+				p = &crossPlan{items: []plan{lp}, offs: []int{0}, cols: lp.cols}
+				continue
+			}
+		}
 		q, err := b.bindFromItem(it, sc)
 		if err != nil {
 			return nil, err
@@ -24,7 +34,59 @@ func (b *binder) bindFrom(items []*pg_query.Node, sc *scope) (plan, error) {
 		p.offs = append(p.offs, len(p.cols))
 		p.cols = append(p.cols, q.columns()...)
 	}
+	if len(p.items) == 1 {
+		return p.items[0], nil
+	}
 	return p, nil
+}
+
+// bindLateral binds a function in FROM that reads the columns of the items
+// before it (left), as PostgreSQL lets a function do (an implicit
+// LATERAL): jsonb_each(t.cf) next to t. It returns nil when the function
+// reads none of them.
+func (b *binder) bindLateral(rf *pg_query.RangeFunction, left *crossPlan, sc *scope) (*lateralPlan, error) {
+	reads := false
+	lat := &scope{cols: left.cols, parent: sc.parent, refHook: func(int) { reads = true }}
+	fp, err := b.bindRangeFunction(rf, &scope{parent: lat, cteOuter: sc.cteOuter, ctes: sc.ctes})
+	if err != nil || !reads {
+		return nil, nil // bound again as an ordinary item, which reports any error
+	}
+	var l plan = left
+	if len(left.items) == 1 {
+		l = left.items[0]
+	}
+	return &lateralPlan{left: l, fn: fp, cols: concatCols(left.cols, fp.cols)}, nil
+}
+
+// lateralPlan joins each row of left with the rows fn returns for it.
+type lateralPlan struct {
+	left plan
+	fn   *funcScanPlan
+	cols []scopeCol
+}
+
+func (p *lateralPlan) columns() []scopeCol { return p.cols }
+
+func (p *lateralPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
+	lrows, err := p.left.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]Value
+	for _, l := range lrows {
+		frows, err := p.fn.run(ev, &env{row: l, outer: outer})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range frows {
+			out = append(out, concatValues(l, f))
+		}
+	}
+	return out, nil
+}
+
+func concatValues(a, b []Value) []Value {
+	return append(append(make([]Value, 0, len(a)+len(b)), a...), b...)
 }
 
 func concatCols(a, b []scopeCol) []scopeCol {
@@ -62,7 +124,7 @@ func (b *binder) bindFromItem(n *pg_query.Node, sc *scope) (plan, error) {
 		}
 		return &subqueryPlan{q: q, cols: out}, nil
 	case n.GetRangeFunction() != nil:
-		return b.bindRangeFunction(n.GetRangeFunction(), sc)
+		return b.bindRangeFunction(n.GetRangeFunction(), &scope{parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes})
 	}
 	return nil, errorf(CodeNotSupported, location(n), "unsupported FROM item in catalog query")
 }
@@ -224,8 +286,10 @@ func (b *binder) bindUsing(names []string, p *joinPlan, nl int) ([]*conj, error)
 }
 
 // bindRangeFunction binds a set-returning function in FROM, with optional
-// WITH ORDINALITY and column aliases.
-func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, sc *scope) (plan, error) {
+// WITH ORDINALITY and column aliases. Its arguments are bound in argScope,
+// a level without columns above which their references resolve: the
+// enclosing query's, or for a lateral call, the FROM items before it.
+func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, argScope *scope) (*funcScanPlan, error) {
 	if len(rf.Functions) != 1 || rf.IsRowsfrom {
 		return nil, errorf(CodeNotSupported, noPos, "ROWS FROM with several functions is not supported in catalog queries")
 	}
@@ -244,8 +308,7 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, sc *scope) (plan,
 		}
 		def = scalarAsSRF(f)
 	}
-	outer := &scope{parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes}
-	args, err := b.bindArgs(fc.Args, outer)
+	args, err := b.bindArgs(fc.Args, argScope)
 	if err != nil {
 		return nil, err
 	}

@@ -1,14 +1,13 @@
 package pgcatalog
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 )
 
-// json_build_object, json_build_array and their jsonb twins: SQLAlchemy's
+// json_build_object, json_build_array and their jsonb twins (and, below,
+// the functions that read json values: jsonops.go has the operators): SQLAlchemy's
 // column reflection (and so Superset's table browser) calls
 // json_build_object. Values become JSON as PostgreSQL's to_json makes them:
 // numbers and booleans as themselves, json as it is, arrays as JSON arrays,
@@ -22,6 +21,142 @@ func init() {
 	register("json_build_array", jsonBuilder("json_build_array", tJSON, false))
 	register("jsonb_build_object", jsonBuilder("jsonb_build_object", tJSONB, true))
 	register("jsonb_build_array", jsonBuilder("jsonb_build_array", tJSONB, false))
+	for _, typ := range []uint32{tJSON, tJSONB} {
+		prefix := jsonTypeName(typ)
+		register(prefix+"_typeof", &builtin{min: 1, args: []uint32{typ}, ret: tText, fn: jsonFn(typ, func(n *jsonNode, _ []Value) (Value, error) {
+			return textV(n.typeName()), nil
+		})})
+		register(prefix+"_array_length", &builtin{min: 1, args: []uint32{typ}, ret: tInt4, fn: jsonFn(typ, func(n *jsonNode, _ []Value) (Value, error) {
+			switch n.kind {
+			case jsonArray:
+				return intV(int64(len(n.elems))), nil
+			case jsonObject:
+				return null, errorf(CodeInvalidParameter, noPos, "cannot get array length of a non-array")
+			}
+			return null, errorf(CodeInvalidParameter, noPos, "cannot get array length of a scalar")
+		})})
+		for _, asText := range []bool{false, true} {
+			name, ret := prefix+"_extract_path", typ
+			if asText {
+				name, ret = name+"_text", tText
+			}
+			register(name, &builtin{min: 1, max: -1, args: []uint32{typ, tText}, ret: ret, fn: jsonFn(typ, func(n *jsonNode, a []Value) (Value, error) {
+				got := jsonPath(n, a)
+				if asText {
+					return jsonText(got, typ == tJSONB), nil
+				}
+				return jsonResult(got, typ), nil
+			})})
+		}
+		registerJSONSets(prefix, typ)
+	}
+	for _, typ := range []uint32{tJSON, tJSONB} {
+		register("to_"+jsonTypeName(typ), &builtin{min: 1, ret: typ, lenient: true, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+			if a[0].isNull() {
+				return null, nil
+			}
+			var b strings.Builder
+			ev.writeJSON(&b, a[0], t[0])
+			return jsonValue(b.String(), typ)
+		}})
+	}
+}
+
+// jsonTypeName is "json" or "jsonb" (formatType's tables are not built
+// yet when functions register).
+func jsonTypeName(typ uint32) string {
+	if typ == tJSONB {
+		return "jsonb"
+	}
+	return "json"
+}
+
+// jsonFn adapts a function of a parsed json or jsonb first argument (and
+// the other arguments) to a builtin's fn.
+func jsonFn(typ uint32, fn func(n *jsonNode, rest []Value) (Value, error)) func(*evaluator, []Value, []uint32) (Value, error) {
+	return func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		n, err := jsonArg(a[0], typ)
+		if err != nil {
+			return null, err
+		}
+		return fn(n, a[1:])
+	}
+}
+
+// registerJSONSets registers the set-returning functions of json or
+// jsonb: _object_keys, _each, _each_text, _array_elements and
+// _array_elements_text.
+func registerJSONSets(prefix string, typ uint32) {
+	jsonb := typ == tJSONB
+	set := func(name string, ret uint32, fields []colDef, call func(n *jsonNode) ([]Value, error)) {
+		srfs[prefix+name] = &srfDef{min: 1, max: 1, retType: ret, ret: constType(ret), fields: fields,
+			call: func(_ *evaluator, a []Value, _ []uint32) ([]Value, error) {
+				if a[0].isNull() {
+					return nil, nil
+				}
+				n, err := jsonArg(a[0], typ)
+				if err != nil {
+					return nil, err
+				}
+				return call(n)
+			}}
+	}
+	wrongKind := func(fn string, n *jsonNode) error {
+		if n.kind == jsonArray {
+			return errorf(CodeInvalidParameter, noPos, "cannot call %s on an array", fn)
+		}
+		return errorf(CodeInvalidParameter, noPos, "cannot call %s on a scalar", fn)
+	}
+	set("_object_keys", tText, nil, func(n *jsonNode) ([]Value, error) {
+		if n.kind != jsonObject {
+			return nil, wrongKind(prefix+"_object_keys", n)
+		}
+		out := make([]Value, len(n.keys))
+		for i, k := range n.keys {
+			out[i] = textV(k)
+		}
+		return out, nil
+	})
+	for _, asText := range []bool{false, true} {
+		each, valType := "_each", typ
+		if asText {
+			each, valType = "_each_text", tText
+		}
+		set(each, tRecord, []colDef{{"key", tText}, {"value", valType}}, func(n *jsonNode) ([]Value, error) {
+			if n.kind != jsonObject {
+				return nil, errorf(CodeInvalidParameter, noPos, "cannot call %s on a non-object", prefix+each)
+			}
+			out := make([]Value, len(n.keys))
+			for i, k := range n.keys {
+				v := jsonResult(n.vals[i], typ)
+				if asText {
+					v = jsonText(n.vals[i], jsonb)
+				}
+				out[i] = Value{k: kRecord, a: []Value{textV(k), v}, names: []string{"key", "value"}}
+			}
+			return out, nil
+		})
+		elems, elemType := "_array_elements", typ
+		if asText {
+			elems, elemType = "_array_elements_text", tText
+		}
+		set(elems, elemType, nil, func(n *jsonNode) ([]Value, error) {
+			if n.kind != jsonArray {
+				if n.kind == jsonObject {
+					return nil, errorf(CodeInvalidParameter, noPos, "cannot extract elements from an object")
+				}
+				return nil, errorf(CodeInvalidParameter, noPos, "cannot extract elements from a scalar")
+			}
+			out := make([]Value, len(n.elems))
+			for i, e := range n.elems {
+				out[i] = jsonResult(e, typ)
+				if asText {
+					out[i] = jsonText(e, jsonb)
+				}
+			}
+			return out, nil
+		})
+	}
 }
 
 func jsonBuilder(name string, ret uint32, object bool) *builtin {
@@ -65,11 +200,11 @@ func jsonValue(text string, ret uint32) (Value, error) {
 	if ret != tJSONB {
 		return textV(text), nil
 	}
-	norm, err := normalizeJSONB(text)
+	n, err := parseJSON(text, true)
 	if err != nil {
-		return null, &Error{Code: CodeInvalidText, Message: fmt.Sprintf("invalid input syntax for type json: %v", err)}
+		return null, err
 	}
-	return textV(norm), nil
+	return textV(n.text(true)), nil
 }
 
 // writeJSON writes v of type typ as JSON (arrays without spaces, as
@@ -142,89 +277,4 @@ func writeJSONString(b *strings.Builder, s string) {
 		}
 	}
 	b.WriteByte('"')
-}
-
-// normalizeJSONB prints JSON text as jsonb does.
-func normalizeJSONB(text string) (string, error) {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	var b strings.Builder
-	if err := writeJSONB(&b, dec); err != nil {
-		return "", err
-	}
-	if _, err := dec.Token(); err == nil {
-		return "", fmt.Errorf("trailing data")
-	}
-	return b.String(), nil
-}
-
-// writeJSONB reads one JSON value from dec and writes it normalized.
-func writeJSONB(b *strings.Builder, dec *json.Decoder) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	switch tok := tok.(type) {
-	case json.Delim:
-		if tok == '[' {
-			b.WriteByte('[')
-			for i := 0; dec.More(); i++ {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				if err := writeJSONB(b, dec); err != nil {
-					return err
-				}
-			}
-			b.WriteByte(']')
-			_, err := dec.Token()
-			return err
-		}
-		type member struct{ key, value string }
-		var members []member
-		for dec.More() {
-			k, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			var v strings.Builder
-			if err := writeJSONB(&v, dec); err != nil {
-				return err
-			}
-			key := k.(string)
-			if i := slices.IndexFunc(members, func(m member) bool { return m.key == key }); i >= 0 {
-				members[i].value = v.String() // the last duplicate wins
-				continue
-			}
-			members = append(members, member{key, v.String()})
-		}
-		if _, err := dec.Token(); err != nil {
-			return err
-		}
-		slices.SortFunc(members, func(x, y member) int {
-			if len(x.key) != len(y.key) {
-				return len(x.key) - len(y.key)
-			}
-			return strings.Compare(x.key, y.key)
-		})
-		b.WriteByte('{')
-		for i, m := range members {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeJSONString(b, m.key)
-			b.WriteString(": ")
-			b.WriteString(m.value)
-		}
-		b.WriteByte('}')
-	case string:
-		writeJSONString(b, tok)
-	case json.Number:
-		b.WriteString(tok.String())
-	case bool:
-		b.WriteString(map[bool]string{true: "true", false: "false"}[tok])
-	case nil:
-		b.WriteString("null")
-	}
-	return nil
 }

@@ -183,6 +183,9 @@ func (b *binder) unaryOp(op string, r *cexpr, pos int32) (*cexpr, error) {
 
 // binaryOp binds l op r.
 func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
+	if e, ok := b.jsonOp(op, l, r); ok {
+		return e, nil
+	}
 	switch op {
 	case "=", "<>", "!=", "<", ">", "<=", ">=":
 		l, r = b.unify(l, r)

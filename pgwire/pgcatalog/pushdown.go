@@ -48,6 +48,8 @@ func scanLeaves(p plan) []*tableScanPlan {
 		return out
 	case *joinPlan:
 		return append(scanLeaves(p.left), scanLeaves(p.right)...)
+	case *lateralPlan:
+		return scanLeaves(p.left)
 	}
 	return nil
 }
@@ -126,6 +128,8 @@ func innerConds(p plan) []scopedCond {
 			out = append(out, scopedCond{p.on, p.onScope})
 		}
 		return out
+	case *lateralPlan:
+		return innerConds(p.left)
 	}
 	return nil
 }
