@@ -13,6 +13,12 @@ import (
 )
 
 func newTestEngine(t *testing.T, opts engine.Options) *engine.Engine {
+	return engine.New(newTestStore(t, "r1", "r2", "r3"), opts)
+}
+
+// newTestStore returns an in-memory store with table t (family cf) holding
+// a row per key, cf:q = "<key>-value".
+func newTestStore(t *testing.T, keys ...string) *storage.Engine {
 	t.Helper()
 	ctx := context.Background()
 	st, err := storage.Open("", storage.Options{InMemory: true, SweepInterval: -1})
@@ -23,13 +29,13 @@ func newTestEngine(t *testing.T, opts engine.Options) *engine.Engine {
 	if _, err := st.CreateTable(ctx, testInstance, "t", storage.TableSpec{Families: []storage.Family{{Name: "cf"}}}); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"r1", "r2", "r3"} {
+	for _, k := range keys {
 		m := storage.Mutation{Kind: storage.SetCell, Family: "cf", Qualifier: []byte("q"), Timestamp: 1000, Value: []byte(k + "-value")}
 		if err := st.MutateRow(ctx, storage.Target{Instance: testInstance, Table: "t"}, []byte(k), []storage.Mutation{m}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return engine.New(st, opts)
+	return st
 }
 
 // TestStatementAPI covers the contract other packages code against.

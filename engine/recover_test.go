@@ -65,18 +65,7 @@ func (c panickyCatalog) Table(ctx context.Context, instance, name string) (*cata
 // go on working.
 func TestPanicFailsOneStatement(t *testing.T) {
 	ctx := context.Background()
-	st, err := storage.Open("", storage.Options{InMemory: true, SweepInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.CreateTable(ctx, testInstance, "t", storage.TableSpec{Families: []storage.Family{{Name: "cf"}}}); err != nil {
-		t.Fatal(err)
-	}
-	m := storage.Mutation{Kind: storage.SetCell, Family: "cf", Qualifier: []byte("q"), Timestamp: 1000, Value: []byte("v")}
-	if err := st.MutateRow(ctx, storage.Target{Instance: testInstance, Table: "t"}, []byte("r1"), []storage.Mutation{m}); err != nil {
-		t.Fatal(err)
-	}
+	st := newTestStore(t, "r1")
 	var log bytes.Buffer
 	e := engine.New(st, engine.Options{
 		Catalog: panickyCatalog{catalog.StorageReader{Store: st}},

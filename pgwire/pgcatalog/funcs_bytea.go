@@ -58,12 +58,7 @@ func decodeBytea(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 	s := a[0].s
 	switch strings.ToLower(a[1].s) {
 	case "hex":
-		s = strings.Map(func(r rune) rune {
-			if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, s)
+		s = withoutSpace(s)
 		for _, c := range []byte(s) {
 			if _, ok := unhex(c); !ok {
 				return null, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal digit: \"%s\"", string(c))
@@ -75,12 +70,7 @@ func decodeBytea(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		b, _ := hex.DecodeString(s)
 		return byteaV(b), nil
 	case "base64":
-		s = strings.Map(func(r rune) rune {
-			if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, s)
+		s = withoutSpace(s)
 		for _, c := range s {
 			if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
 				return null, errorf(CodeInvalidParameter, noPos, "invalid symbol \"%s\" found while decoding base64 sequence", string(c))
@@ -111,6 +101,16 @@ func decodeBytea(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		return byteaV(b), nil
 	}
 	return null, unknownFormat(a[1].s)
+}
+
+// withoutSpace drops the white space decode ignores in hex and base64.
+func withoutSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 func unknownFormat(name string) error {

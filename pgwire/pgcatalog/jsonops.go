@@ -48,51 +48,16 @@ func (b *binder) jsonOp(op string, l, r *cexpr) (*cexpr, bool) {
 		if !byIndex {
 			r = b.coerce(r, tText)
 		}
-		typ := l.typ
-		if op == "->>" {
-			typ = tText
-		}
-		return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-			x, y, err := eval2(ev, e, l, r)
-			if err != nil || x.isNull() || y.isNull() {
-				return null, err
-			}
-			n, err := jsonArg(x, l.typ)
-			if err != nil {
-				return null, err
-			}
-			var got *jsonNode
+		return jsonExtract(l, r, op == "->>", func(n *jsonNode, y Value) *jsonNode {
 			if byIndex {
-				got = n.index(y.i)
-			} else {
-				got = n.field(y.s)
+				return n.index(y.i)
 			}
-			if op == "->>" {
-				return jsonText(got, jsonb), nil
-			}
-			return jsonResult(got, l.typ), nil
-		}}, true
+			return n.field(y.s)
+		}), true
 	case "#>", "#>>":
-		r = b.coerce(r, tTextArray)
-		typ := l.typ
-		if op == "#>>" {
-			typ = tText
-		}
-		return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-			x, y, err := eval2(ev, e, l, r)
-			if err != nil || x.isNull() || y.isNull() {
-				return null, err
-			}
-			n, err := jsonArg(x, l.typ)
-			if err != nil {
-				return null, err
-			}
-			got := jsonPath(n, y.a)
-			if op == "#>>" {
-				return jsonText(got, jsonb), nil
-			}
-			return jsonResult(got, l.typ), nil
-		}}, true
+		return jsonExtract(l, b.coerce(r, tTextArray), op == "#>>", func(n *jsonNode, y Value) *jsonNode {
+			return jsonPath(n, y.a)
+		}), true
 	case "?", "?|", "?&":
 		if !jsonb {
 			return nil, false
@@ -150,6 +115,30 @@ func (b *binder) jsonOp(op string, l, r *cexpr) (*cexpr, bool) {
 		}}, true
 	}
 	return nil, false
+}
+
+// jsonExtract is l -> r and its kin: the part of the json value l that get
+// finds for r's value, as json (or jsonb, like l) or, with asText, as ->>
+// gives it.
+func jsonExtract(l, r *cexpr, asText bool, get func(n *jsonNode, y Value) *jsonNode) *cexpr {
+	typ := l.typ
+	if asText {
+		typ = tText
+	}
+	return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || x.isNull() || y.isNull() {
+			return null, err
+		}
+		n, err := jsonArg(x, l.typ)
+		if err != nil {
+			return null, err
+		}
+		if asText {
+			return jsonText(get(n, y), l.typ == tJSONB), nil
+		}
+		return jsonResult(get(n, y), l.typ), nil
+	}}
 }
 
 // jsonPath follows a #> path: object keys, or array indexes as text.
