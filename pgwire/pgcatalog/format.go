@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -29,6 +30,10 @@ func (ev *evaluator) text(v Value, typ uint32) string {
 			return ev.regName(v.i, typ)
 		}
 		return strconv.FormatInt(v.i, 10)
+	case kFloat:
+		if typ == tNumeric && !math.IsNaN(v.f) && !math.IsInf(v.f, 0) {
+			return strconv.FormatFloat(v.f, 'f', -1, 64) // numeric never takes an exponent
+		}
 	case kArray:
 		elem := elemType(typ)
 		if typ == tInt2Vector || typ == tOidVector {

@@ -218,7 +218,13 @@ func formatFloat(f float64) string {
 	case math.IsNaN(f):
 		return "NaN"
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	// As PostgreSQL's float8out: the shortest digits that read back,
+	// written plainly unless the exponent is below -4 or above 14.
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	if exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:]); exp < -4 || exp >= 15 {
+		return e
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // quoteArrayElem quotes an array element as array_out does.

@@ -1,0 +1,154 @@
+package pgcatalog
+
+import (
+	"math"
+	"strings"
+	"time"
+)
+
+// Date and time functions, for PostgreSQL-dialect queries over Shale's
+// tables (a row-key schema's timestamp fields are timestamptz columns):
+// extract and date_part, date_trunc and to_timestamp, which Grafana's
+// $__timeEpoch and $__timeGroup macros and its users' queries call. Values
+// are read and written in UTC, the session's only time zone.
+
+func init() {
+	register("extract", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tNumeric, fn: datePart})
+	register("date_part", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tFloat8, fn: datePart})
+	register("date_trunc", &builtin{min: 2, max: 3, args: []uint32{tText, tTimestamptz, tText}, retFn: func(t []uint32) uint32 {
+		if t[1] == tTimestamp || t[1] == tDate {
+			return tTimestamp
+		}
+		return tTimestamptz
+	}, fn: dateTrunc})
+	register("to_timestamp", &builtin{min: 1, args: []uint32{tFloat8}, ret: tTimestamptz, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		sec := num(a[0])
+		if math.IsNaN(sec) || math.IsInf(sec, 0) || math.Abs(sec) > 9.2e12 {
+			return null, errorf(CodeOutOfRange, noPos, "timestamp out of range: \"%s\"", formatFloat(sec))
+		}
+		whole, frac := math.Modf(sec)
+		t := time.Unix(int64(whole), int64(math.Round(frac*1e6))*1000).UTC()
+		return textV(t.Format(timestampLayout)), nil
+	}})
+}
+
+// timeArg reads a date or timestamp value (castTime's output form).
+func timeArg(v Value) (time.Time, error) {
+	in := strings.TrimSpace(v.s)
+	for _, layout := range timeInputs {
+		if t, err := time.Parse(layout, in); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, errorf(CodeInvalidText, noPos, "invalid input syntax for type timestamp with time zone: \"%s\"", v.s)
+}
+
+// datePart is extract(field FROM t) and date_part(field, t).
+func datePart(_ *evaluator, a []Value, t []uint32) (Value, error) {
+	ts, err := timeArg(a[1])
+	if err != nil {
+		return null, err
+	}
+	field := strings.ToLower(a[0].s)
+	sec := float64(ts.Second()) + float64(ts.Nanosecond())/1e9
+	year := ts.Year()
+	isoYear, isoWeek := ts.ISOWeek()
+	var v float64
+	switch field {
+	case "epoch":
+		v = float64(ts.Unix()) + float64(ts.Nanosecond()/1000)/1e6
+	case "year":
+		v = float64(year)
+	case "month":
+		v = float64(ts.Month())
+	case "day":
+		v = float64(ts.Day())
+	case "hour":
+		v = float64(ts.Hour())
+	case "minute":
+		v = float64(ts.Minute())
+	case "second":
+		v = sec
+	case "milliseconds":
+		v = sec * 1000
+	case "microseconds":
+		v = float64(ts.Second()*1_000_000 + ts.Nanosecond()/1000)
+	case "dow":
+		v = float64(ts.Weekday())
+	case "isodow":
+		v = float64((int(ts.Weekday())+6)%7 + 1)
+	case "doy":
+		v = float64(ts.YearDay())
+	case "week":
+		v = float64(isoWeek)
+	case "isoyear":
+		v = float64(isoYear)
+	case "quarter":
+		v = float64((int(ts.Month())-1)/3 + 1)
+	case "decade":
+		v = math.Floor(float64(year) / 10)
+	case "century":
+		v = float64((year + 99) / 100)
+	case "millennium":
+		v = float64((year + 999) / 1000)
+	case "timezone", "timezone_hour", "timezone_minute":
+		if t[1] != tTimestamptz {
+			return null, unitError(field, t[1])
+		}
+		v = 0 // UTC
+	default:
+		return null, unitError(field, t[1])
+	}
+	return floatV(v), nil
+}
+
+func unitError(field string, typ uint32) error {
+	return errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", field, formatType(typ, -1))
+}
+
+// dateTrunc is date_trunc(field, t [, zone]); the zone can only be UTC.
+func dateTrunc(_ *evaluator, a []Value, t []uint32) (Value, error) {
+	if len(a) > 2 && !strings.EqualFold(a[2].s, "UTC") && a[2].s != "Etc/UTC" {
+		return null, errorf(CodeNotSupported, noPos, "date_trunc in time zone %q is not supported (Shale's time zone is UTC)", a[2].s)
+	}
+	ts, err := timeArg(a[1])
+	if err != nil {
+		return null, err
+	}
+	y, m, d := ts.Date()
+	var out time.Time
+	switch strings.ToLower(a[0].s) {
+	case "microseconds":
+		out = ts.Truncate(time.Microsecond)
+	case "milliseconds":
+		out = ts.Truncate(time.Millisecond)
+	case "second":
+		out = ts.Truncate(time.Second)
+	case "minute":
+		out = ts.Truncate(time.Minute)
+	case "hour":
+		out = ts.Truncate(time.Hour)
+	case "day":
+		out = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	case "week":
+		out = time.Date(y, m, d-(int(ts.Weekday())+6)%7, 0, 0, 0, 0, time.UTC)
+	case "month":
+		out = time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	case "quarter":
+		out = time.Date(y, m-(m-1)%3, 1, 0, 0, 0, 0, time.UTC)
+	case "year":
+		out = time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+	case "decade":
+		out = time.Date(y-y%10, 1, 1, 0, 0, 0, 0, time.UTC)
+	case "century":
+		out = time.Date((y-1)/100*100+1, 1, 1, 0, 0, 0, 0, time.UTC)
+	case "millennium":
+		out = time.Date((y-1)/1000*1000+1, 1, 1, 0, 0, 0, 0, time.UTC)
+	default:
+		return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", a[0].s, formatType(t[1], -1))
+	}
+	if t[1] == tTimestamp || t[1] == tDate {
+		return textV(out.Format("2006-01-02 15:04:05.999999")), nil
+	}
+	return textV(out.Format(timestampLayout)), nil
+}
