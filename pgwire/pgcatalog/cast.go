@@ -17,6 +17,13 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if (to == tTimestamptz || to == tTimestamp || to == tDate) && v.k == kText {
 		return castTime(v.s, to), nil
 	}
+	if to == tInterval && from != tInterval {
+		iv, err := parseInterval(ev.text(v, from))
+		if err != nil {
+			return null, err
+		}
+		return textV(iv.String()), nil
+	}
 	if to == tBytea {
 		if v.k == kText {
 			return byteaIn(v.s)

@@ -202,6 +202,9 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 	case "||":
 		return b.concatExpr(l, r), nil
 	case "+", "-", "*", "/", "%", "&", "|", "#", "<<", ">>":
+		if e, ok := b.timeArith(op, l, r); ok {
+			return e, nil
+		}
 		l, r = b.unify(l, r)
 		return arithExpr(op, l, r, pos)
 	case "@>", "<@", "&&":

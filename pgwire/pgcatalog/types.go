@@ -30,6 +30,7 @@ const (
 	tDate         = 1082
 	tTimestamp    = 1114
 	tTimestamptz  = 1184
+	tInterval     = 1186
 	tNumeric      = 1700
 	tRegprocedure = 2202
 	tRegclass     = 2205

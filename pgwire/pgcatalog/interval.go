@@ -1,0 +1,316 @@
+package pgcatalog
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The interval type and date/time arithmetic: now() - interval '1 hour'
+// in users' queries, NOW() + INTERVAL '-30 day' in Metabase's relative
+// date filters. An interval value is its PostgreSQL output text (the
+// postgres IntervalStyle); it is read back into months, days and
+// microseconds, PostgreSQL's own three fields, to compute with.
+
+// interval is PostgreSQL's interval: months, days and microseconds, each
+// with its own sign.
+type interval struct {
+	months, days, micros int64
+}
+
+// intervalUnits are the units interval input reads, by name: months, days
+// or microseconds per unit.
+var intervalUnits = map[string]interval{
+	"microsecond": {micros: 1}, "microseconds": {micros: 1}, "us": {micros: 1}, "usec": {micros: 1}, "usecs": {micros: 1},
+	"millisecond": {micros: 1000}, "milliseconds": {micros: 1000}, "ms": {micros: 1000}, "msec": {micros: 1000}, "msecs": {micros: 1000},
+	"second": {micros: 1e6}, "seconds": {micros: 1e6}, "sec": {micros: 1e6}, "secs": {micros: 1e6}, "s": {micros: 1e6},
+	"minute": {micros: 60e6}, "minutes": {micros: 60e6}, "min": {micros: 60e6}, "mins": {micros: 60e6}, "m": {micros: 60e6},
+	"hour": {micros: 3600e6}, "hours": {micros: 3600e6}, "hr": {micros: 3600e6}, "hrs": {micros: 3600e6}, "h": {micros: 3600e6},
+	"day": {days: 1}, "days": {days: 1}, "d": {days: 1},
+	"week": {days: 7}, "weeks": {days: 7}, "w": {days: 7},
+	"month": {months: 1}, "months": {months: 1}, "mon": {months: 1}, "mons": {months: 1},
+	"year": {months: 12}, "years": {months: 12}, "yr": {months: 12}, "yrs": {months: 12}, "y": {months: 12},
+	"decade": {months: 120}, "decades": {months: 120},
+	"century": {months: 1200}, "centuries": {months: 1200},
+	"millennium": {months: 12000}, "millennia": {months: 12000},
+}
+
+// parseInterval reads interval input: number-and-unit pairs, an
+// [-]hh:mm[:ss[.frac]] time, a bare number of seconds, an optional leading
+// @ and trailing "ago". Fractions of months and days spill into days (30
+// a month) and microseconds, as in PostgreSQL.
+func parseInterval(s string) (interval, error) {
+	bad := errorf("22007", noPos, "invalid input syntax for type interval: \"%s\"", s)
+	fields := strings.Fields(strings.ToLower(strings.TrimSpace(s)))
+	if len(fields) > 0 && fields[0] == "@" {
+		fields = fields[1:]
+	}
+	ago := len(fields) > 0 && fields[len(fields)-1] == "ago"
+	if ago {
+		fields = fields[:len(fields)-1]
+	}
+	if len(fields) == 0 {
+		return interval{}, bad
+	}
+	var iv interval
+	var fracDays float64 // days from fractional months, added at the end
+	var fracMicros float64
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if strings.Contains(f, ":") {
+			us, ok := parseClock(f)
+			if !ok {
+				return interval{}, bad
+			}
+			iv.micros += us
+			continue
+		}
+		// A number, and its unit (attached, as in 1h, or the next field).
+		numEnd := 0
+		for numEnd < len(f) && (f[numEnd] >= '0' && f[numEnd] <= '9' || f[numEnd] == '.' || numEnd == 0 && (f[0] == '-' || f[0] == '+')) {
+			numEnd++
+		}
+		n, err := strconv.ParseFloat(f[:numEnd], 64)
+		if err != nil {
+			return interval{}, bad
+		}
+		unitName := f[numEnd:]
+		if unitName == "" && i+1 < len(fields) {
+			if _, ok := intervalUnits[fields[i+1]]; ok {
+				i++
+				unitName = fields[i]
+			}
+		}
+		if unitName == "" {
+			unitName = "seconds" // a bare number is seconds
+		}
+		unit, ok := intervalUnits[unitName]
+		if !ok {
+			return interval{}, bad
+		}
+		switch {
+		case unit.months != 0:
+			total := n * float64(unit.months)
+			whole := math.Trunc(total)
+			iv.months += int64(whole)
+			fracDays += (total - whole) * 30
+		case unit.days != 0:
+			total := n * float64(unit.days)
+			whole := math.Trunc(total)
+			iv.days += int64(whole)
+			fracMicros += (total - whole) * 86400e6
+		default:
+			fracMicros += n * float64(unit.micros)
+		}
+	}
+	wholeDays := math.Trunc(fracDays)
+	iv.days += int64(wholeDays)
+	fracMicros += (fracDays - wholeDays) * 86400e6
+	iv.micros += int64(math.Round(fracMicros))
+	if ago {
+		iv = interval{-iv.months, -iv.days, -iv.micros}
+	}
+	return iv, nil
+}
+
+// parseClock reads [-]hh:mm[:ss[.frac]] as microseconds.
+func parseClock(f string) (int64, bool) {
+	neg := strings.HasPrefix(f, "-")
+	f = strings.TrimLeft(f, "+-")
+	parts := strings.Split(f, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, false
+	}
+	h, err1 := strconv.ParseInt(parts[0], 10, 64)
+	m, err2 := strconv.ParseInt(parts[1], 10, 64)
+	sec := 0.0
+	var err3 error
+	if len(parts) == 3 {
+		sec, err3 = strconv.ParseFloat(parts[2], 64)
+	}
+	if err1 != nil || err2 != nil || err3 != nil || m >= 60 || sec >= 60 {
+		return 0, false
+	}
+	us := h*3600e6 + m*60e6 + int64(math.Round(sec*1e6))
+	if neg {
+		us = -us
+	}
+	return us, true
+}
+
+// String prints an interval as PostgreSQL's postgres IntervalStyle does:
+// years, mons and days, then the time; a field after a negative one shows
+// its + sign.
+func (iv interval) String() string {
+	var b strings.Builder
+	negSeen := false
+	part := func(n int64, unit string) {
+		if n == 0 {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if negSeen && n > 0 {
+			b.WriteByte('+')
+		}
+		fmt.Fprintf(&b, "%d %s", n, unit)
+		if n != 1 {
+			b.WriteByte('s')
+		}
+		negSeen = negSeen || n < 0
+	}
+	part(iv.months/12, "year")
+	part(iv.months%12, "mon")
+	part(iv.days, "day")
+	if iv.micros != 0 || b.Len() == 0 {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		us := iv.micros
+		switch {
+		case us < 0:
+			b.WriteByte('-')
+			us = -us
+		case negSeen:
+			b.WriteByte('+')
+		}
+		fmt.Fprintf(&b, "%02d:%02d:%02d", us/3600e6, us/60e6%60, us/1e6%60)
+		if frac := us % 1e6; frac != 0 {
+			b.WriteString(strings.TrimRight(fmt.Sprintf(".%06d", frac), "0"))
+		}
+	}
+	return b.String()
+}
+
+// addInterval is t + sign*iv: months first (a day past the month's end
+// becomes its last day), then days, then microseconds, in UTC.
+func addInterval(t time.Time, iv interval, sign int64) time.Time {
+	if m := sign * iv.months; m != 0 {
+		y, mon, d := t.Date()
+		first := time.Date(y, mon+time.Month(m), 1, 0, 0, 0, 0, time.UTC)
+		last := first.AddDate(0, 1, -1).Day()
+		hh, mm, ss := t.Clock()
+		t = time.Date(first.Year(), first.Month(), min(d, last), hh, mm, ss, t.Nanosecond(), time.UTC)
+	}
+	return t.AddDate(0, 0, int(sign*iv.days)).Add(time.Duration(sign*iv.micros) * time.Microsecond)
+}
+
+// timeArith binds + and - between dates, timestamps and intervals; ok is
+// false for other operand types.
+func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
+	isTime := func(t uint32) bool { return t == tTimestamptz || t == tTimestamp || t == tDate }
+	switch {
+	case op == "+" && l.typ == tInterval && isTime(r.typ):
+		l, r = r, l
+		fallthrough
+	case (op == "+" || op == "-") && isTime(l.typ) && (r.typ == tInterval || r.untyped):
+		r = b.coerce(r, tInterval)
+		typ := l.typ
+		if typ == tDate {
+			typ = tTimestamp
+		}
+		sign := int64(1)
+		if op == "-" {
+			sign = -1
+		}
+		return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil || x.isNull() || y.isNull() {
+				return null, err
+			}
+			t, err := timeArg(x)
+			if err != nil {
+				return null, err
+			}
+			iv, err := parseInterval(y.s)
+			if err != nil {
+				return null, err
+			}
+			return timeValue(addInterval(t, iv, sign), typ), nil
+		}}, true
+	case op == "-" && (l.typ == tTimestamptz || l.typ == tTimestamp) && (r.typ == tTimestamptz || r.typ == tTimestamp):
+		return &cexpr{typ: tInterval, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil || x.isNull() || y.isNull() {
+				return null, err
+			}
+			t1, err := timeArg(x)
+			if err != nil {
+				return null, err
+			}
+			t2, err := timeArg(y)
+			if err != nil {
+				return null, err
+			}
+			us := t1.Sub(t2).Microseconds()
+			return textV(interval{days: us / 86400e6, micros: us % 86400e6}.String()), nil
+		}}, true
+	case op == "-" && l.typ == tDate && r.typ == tDate:
+		return &cexpr{typ: tInt4, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil || x.isNull() || y.isNull() {
+				return null, err
+			}
+			t1, err := timeArg(x)
+			if err != nil {
+				return null, err
+			}
+			t2, err := timeArg(y)
+			if err != nil {
+				return null, err
+			}
+			return intV(int64(t1.Sub(t2).Hours() / 24)), nil
+		}}, true
+	case (op == "+" || op == "-") && l.typ == tDate && (r.typ == tInt2 || r.typ == tInt4 || r.typ == tInt8):
+		sign := int64(1)
+		if op == "-" {
+			sign = -1
+		}
+		return &cexpr{typ: tDate, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil || x.isNull() || y.isNull() {
+				return null, err
+			}
+			t, err := timeArg(x)
+			if err != nil {
+				return null, err
+			}
+			return timeValue(t.AddDate(0, 0, int(sign*y.i)), tDate), nil
+		}}, true
+	case (op == "+" || op == "-") && l.typ == tInterval && (r.typ == tInterval || r.untyped):
+		r = b.coerce(r, tInterval)
+		return &cexpr{typ: tInterval, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil || x.isNull() || y.isNull() {
+				return null, err
+			}
+			a, err := parseInterval(x.s)
+			if err != nil {
+				return null, err
+			}
+			c, err := parseInterval(y.s)
+			if err != nil {
+				return null, err
+			}
+			if op == "-" {
+				c = interval{-c.months, -c.days, -c.micros}
+			}
+			return textV(interval{a.months + c.months, a.days + c.days, a.micros + c.micros}.String()), nil
+		}}, true
+	}
+	return nil, false
+}
+
+// timeValue prints t as a value of type typ.
+func timeValue(t time.Time, typ uint32) Value {
+	switch typ {
+	case tTimestamp:
+		return textV(t.Format("2006-01-02 15:04:05.999999"))
+	case tDate:
+		return textV(t.Format("2006-01-02"))
+	}
+	return textV(t.Format(timestampLayout))
+}
