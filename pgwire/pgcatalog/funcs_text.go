@@ -117,7 +117,7 @@ func init() {
 	register("md5", textFn(1, func(_ *evaluator, a []Value) string { return md5Hex(a[0].s) }))
 	register("repeat", &builtin{min: 2, args: []uint32{tText, tInt4}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		n := max(a[1].i, 0)
-		if n > 0 && int64(len(a[0].s)) > (1<<30-1)/n {
+		if n > 0 && int64(len(a[0].s)) > maxRepeatBytes/n {
 			return null, errorf("54000", noPos, "requested length too large")
 		}
 		return textV(strings.Repeat(a[0].s, int(n))), nil
@@ -125,6 +125,11 @@ func init() {
 	register("format", &builtin{min: 1, max: -1, ret: tText, lenient: true, fn: pgFormat})
 	registerArrayFuncs()
 }
+
+// maxRepeatBytes bounds repeat's result: PostgreSQL's bound is a
+// gigabyte, but one catalog-dialect statement should not take that much of
+// the server's memory.
+const maxRepeatBytes = 1 << 28
 
 func quoteLiteral(s string) string {
 	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
