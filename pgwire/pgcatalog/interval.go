@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -302,6 +303,32 @@ func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
 		}}, true
 	}
 	return nil, false
+}
+
+// span is the length PostgreSQL compares intervals by: a month is 30
+// days, a day 24 hours.
+func (iv interval) span() int64 {
+	return (iv.months*30+iv.days)*86400e6 + iv.micros
+}
+
+// intervalCmp compares two intervals by their spans (text comparison
+// would order '10 days' before '2 days').
+func intervalCmp(op string, l, r *cexpr) *cexpr {
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || x.isNull() || y.isNull() {
+			return null, err
+		}
+		a, err := parseInterval(x.s)
+		if err != nil {
+			return null, err
+		}
+		c, err := parseInterval(y.s)
+		if err != nil {
+			return null, err
+		}
+		return boolV(cmpResult(op, cmp.Compare(a.span(), c.span()))), nil
+	}}
 }
 
 // timeValue prints t as a value of type typ.

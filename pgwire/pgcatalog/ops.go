@@ -188,6 +188,9 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 	}
 	switch op {
 	case "=", "<>", "!=", "<", ">", "<=", ">=":
+		if l.typ == tInterval || r.typ == tInterval {
+			return intervalCmp(op, b.coerce(l, tInterval), b.coerce(r, tInterval)), nil
+		}
 		l, r = b.unify(l, r)
 		return cmpExpr(op, l, r), nil
 	case "~", "!~", "~*", "!~*", "~~", "!~~", "~~*", "!~~*":
