@@ -47,7 +47,9 @@ func (r *Rows) Next() bool {
 			return false
 		}
 		if b == nil {
-			r.err = r.Close() // a run that ends well may still fail to close
+			if err := r.Close(); err != nil { // a run that ends well may still fail to close
+				r.err = r.s.positioned(err)
+			}
 			return false
 		}
 		r.batch, r.i = b, 0
