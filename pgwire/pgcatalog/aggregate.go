@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -12,6 +13,23 @@ import (
 type aggDef struct {
 	ret   func(args []uint32) uint32
 	final func(ev *evaluator, in [][]Value, t []uint32) (Value, error)
+	// nargs is the number of arguments: 0 means 1, -1 none.
+	nargs int
+	// ordered marks an ordered-set aggregate (percentile_cont(0.5) WITHIN
+	// GROUP (ORDER BY x)): its inputs end with the ORDER BY values, and
+	// ret and final see their types after the arguments'.
+	ordered bool
+}
+
+// arity is the number of arguments def takes.
+func (def *aggDef) arity() int {
+	switch def.nargs {
+	case 0:
+		return 1
+	case -1:
+		return 0
+	}
+	return def.nargs
 }
 
 var aggregates = map[string]*aggDef{}
@@ -43,7 +61,7 @@ func aggregateDefs() map[string]*aggDef {
 			}
 			return arrayV(out), nil
 		}},
-		"string_agg": {ret: constType(tText), final: func(ev *evaluator, in [][]Value, t []uint32) (Value, error) {
+		"string_agg": {nargs: 2, ret: constType(tText), final: func(ev *evaluator, in [][]Value, t []uint32) (Value, error) {
 			var sb strings.Builder
 			n := 0
 			for _, r := range in {
@@ -178,7 +196,7 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 	if slot.args, err = b.bindArgs(fc.Args, &inner); err != nil {
 		return nil, err
 	}
-	if !slot.star && len(slot.args) == 0 || name != "string_agg" && len(slot.args) > 1 || name == "string_agg" && len(slot.args) != 2 {
+	if !slot.star && len(slot.args) != def.arity() || slot.star && name != "count" {
 		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(slot.args))
 	}
 	for i, a := range slot.args {
@@ -201,9 +219,19 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 		k.idx = len(slot.args) + i
 		slot.order, slot.keys = append(slot.order, e), append(slot.keys, k)
 	}
+	// An ordered-set aggregate takes exactly one WITHIN GROUP ordering,
+	// which no other aggregate takes (PostgreSQL then finds no function
+	// for the types of the arguments and the ordering together).
+	switch {
+	case def.ordered && (!fc.AggWithinGroup || len(slot.order) != 1):
+		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(slot.args))
+	case !def.ordered && fc.AggWithinGroup:
+		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name,
+			typeList(append(slices.Clone(slot.args), slot.order...)))
+	}
 	*sc.aggs = append(*sc.aggs, slot)
 	idx := len(*sc.aggs) - 1
-	types := argTypes(slot.args)
+	types := slot.inputTypes()
 	if slot.star {
 		types = []uint32{tInt8}
 	}
@@ -243,7 +271,17 @@ func (s *aggSlot) compute(ev *evaluator, rows []*env) (Value, error) {
 	if len(s.keys) > 0 {
 		sortRows(in, s.keys)
 	}
-	return s.def.final(ev, in, argTypes(s.args))
+	return s.def.final(ev, in, s.inputTypes())
+}
+
+// inputTypes are the types of an aggregate's arguments, and for an
+// ordered-set one, of its ORDER BY values after them.
+func (s *aggSlot) inputTypes() []uint32 {
+	t := argTypes(s.args)
+	if s.def.ordered {
+		t = append(t, argTypes(s.order)...)
+	}
+	return t
 }
 
 // group partitions envs by the GROUP BY keys (in first-seen order) and

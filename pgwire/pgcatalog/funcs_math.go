@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"strconv"
 )
 
@@ -104,6 +105,7 @@ func init() {
 			return floatV(math.Mod(num(a[0]), num(a[1]))), nil
 		}})
 	register("pi", constFn(tFloat8, func(*evaluator) Value { return floatV(math.Pi) }))
+	register("random", constFn(tFloat8, func(*evaluator) Value { return floatV(rand.Float64()) }))
 	register("degrees", mathFloat(func(x float64) float64 { return x * 180 / math.Pi }))
 	register("radians", mathFloat(func(x float64) float64 { return x * math.Pi / 180 }))
 }

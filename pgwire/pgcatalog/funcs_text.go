@@ -1,7 +1,9 @@
 package pgcatalog
 
 import (
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -115,6 +117,28 @@ func init() {
 		return textV(strings.Join(parts, a[0].s)), nil
 	}})
 	register("md5", textFn(1, func(_ *evaluator, a []Value) string { return md5Hex(a[0].s) }))
+	for _, left := range []bool{true, false} {
+		name := map[bool]string{true: "lpad", false: "rpad"}[left]
+		register(name, &builtin{min: 2, max: 3, args: []uint32{tText, tInt4, tText}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+			fill := " "
+			if len(a) > 2 {
+				fill = a[2].s
+			}
+			return textV(pad(a[0].s, a[1].i, fill, left)), nil
+		}})
+	}
+	register("initcap", textFn(1, func(_ *evaluator, a []Value) string { return initcap(a[0].s) }))
+	register("reverse", textFn(1, func(_ *evaluator, a []Value) string {
+		r := []rune(a[0].s)
+		slices.Reverse(r)
+		return string(r)
+	}))
+	register("ascii", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		for _, r := range a[0].s {
+			return intV(int64(r)), nil
+		}
+		return intV(0), nil
+	}})
 	register("repeat", &builtin{min: 2, args: []uint32{tText, tInt4}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		n := max(a[1].i, 0)
 		if n > 0 && int64(len(a[0].s)) > maxRepeatBytes/n {
@@ -124,6 +148,53 @@ func init() {
 	}})
 	register("format", &builtin{min: 1, max: -1, ret: tText, lenient: true, fn: pgFormat})
 	registerArrayFuncs()
+}
+
+// pad is lpad or rpad: s cut or filled with fill (repeated) to n
+// characters, on the left or the right.
+func pad(s string, n int64, fill string, left bool) string {
+	r := []rune(s)
+	if n <= 0 {
+		return ""
+	}
+	if n > maxRepeatBytes {
+		n = maxRepeatBytes
+	}
+	if int64(len(r)) >= n {
+		return string(r[:n])
+	}
+	f := []rune(fill)
+	if len(f) == 0 {
+		return s
+	}
+	extra := make([]rune, 0, n-int64(len(r)))
+	for i := 0; int64(len(extra)) < n-int64(len(r)); i++ {
+		extra = append(extra, f[i%len(f)])
+	}
+	if left {
+		return string(extra) + s
+	}
+	return s + string(extra)
+}
+
+// initcap capitalizes the first letter of each word (a run of letters and
+// digits) and lowercases the rest.
+func initcap(s string) string {
+	var b strings.Builder
+	inWord := false
+	for _, r := range s {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case alnum && !inWord:
+			b.WriteRune(unicode.ToUpper(r))
+		case alnum:
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(r)
+		}
+		inWord = alnum
+	}
+	return b.String()
 }
 
 // maxRepeatBytes bounds repeat's result: PostgreSQL's bound is a

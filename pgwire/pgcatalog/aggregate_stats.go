@@ -1,0 +1,155 @@
+package pgcatalog
+
+import (
+	"math"
+	"strings"
+)
+
+// Statistical, ordered-set and JSON aggregates: what BI tools ask for
+// beyond count, sum and avg. Metabase's "standard deviation" and "median"
+// are stddev and percentile_cont(0.5) WITHIN GROUP (ORDER BY x).
+
+func init() {
+	for name, def := range map[string]*aggDef{
+		"stddev":      {ret: floatOrNumeric, final: spread(true, true)},
+		"stddev_samp": {ret: floatOrNumeric, final: spread(true, true)},
+		"stddev_pop":  {ret: floatOrNumeric, final: spread(false, true)},
+		"variance":    {ret: floatOrNumeric, final: spread(true, false)},
+		"var_samp":    {ret: floatOrNumeric, final: spread(true, false)},
+		"var_pop":     {ret: floatOrNumeric, final: spread(false, false)},
+		"percentile_cont": {ordered: true, ret: constType(tFloat8), final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+			return percentile(in, true)
+		}},
+		"percentile_disc": {ordered: true, ret: func(t []uint32) uint32 { return t[1] }, final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+			return percentile(in, false)
+		}},
+		"mode":             {ordered: true, nargs: -1, ret: func(t []uint32) uint32 { return t[0] }, final: mode},
+		"json_agg":         {ret: constType(tJSON), final: jsonAgg(tJSON)},
+		"jsonb_agg":        {ret: constType(tJSONB), final: jsonAgg(tJSONB)},
+		"json_object_agg":  {nargs: 2, ret: constType(tJSON), final: jsonObjectAgg(tJSON)},
+		"jsonb_object_agg": {nargs: 2, ret: constType(tJSONB), final: jsonObjectAgg(tJSONB)},
+	} {
+		aggregates[name] = def
+	}
+}
+
+// spread is the variance or standard deviation of the non-NULL inputs, of
+// a sample (NULL for fewer than two) or of the population.
+func spread(sample, root bool) func(*evaluator, [][]Value, []uint32) (Value, error) {
+	return func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+		vals := nonNull(in)
+		n := float64(len(vals))
+		if n == 0 || sample && n < 2 {
+			return null, nil
+		}
+		var mean float64
+		for _, v := range vals {
+			mean += num(v)
+		}
+		mean /= n
+		var ss float64
+		for _, v := range vals {
+			d := num(v) - mean
+			ss += d * d
+		}
+		if sample {
+			n--
+		}
+		if root {
+			return floatV(math.Sqrt(ss / n)), nil
+		}
+		return floatV(ss / n), nil
+	}
+}
+
+// percentile is percentile_cont (interpolated) or percentile_disc (the
+// first value at or past the fraction) of the sorted, non-NULL ORDER BY
+// values; each input row is (fraction, value).
+func percentile(in [][]Value, cont bool) (Value, error) {
+	var vals []Value
+	frac := null
+	for _, r := range in {
+		frac = r[0]
+		if !r[1].isNull() {
+			vals = append(vals, r[1])
+		}
+	}
+	if len(vals) == 0 || frac.isNull() {
+		return null, nil
+	}
+	f := num(frac)
+	if f < 0 || f > 1 || math.IsNaN(f) {
+		return null, errorf("22003", noPos, "percentile value %s is not between 0 and 1", formatFloat(f))
+	}
+	if !cont {
+		i := int(math.Ceil(f*float64(len(vals)))) - 1
+		return vals[max(i, 0)], nil
+	}
+	pos := f * float64(len(vals)-1)
+	lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+	a, b := num(vals[lo]), num(vals[hi])
+	return floatV(a + (b-a)*(pos-float64(lo))), nil
+}
+
+// mode is the most frequent non-NULL ORDER BY value, the first in order
+// among equals.
+func mode(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+	best, bestN := null, 0
+	for i := 0; i < len(in); {
+		v := in[i][0]
+		j := i + 1
+		for j < len(in) && compare(in[j][0], v) == 0 {
+			j++
+		}
+		if !v.isNull() && j-i > bestN {
+			best, bestN = v, j-i
+		}
+		i = j
+	}
+	return best, nil
+}
+
+// jsonAgg is json_agg or jsonb_agg: the inputs as a JSON array, NULL for
+// none.
+func jsonAgg(typ uint32) func(*evaluator, [][]Value, []uint32) (Value, error) {
+	return func(ev *evaluator, in [][]Value, t []uint32) (Value, error) {
+		if len(in) == 0 {
+			return null, nil
+		}
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, r := range in {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			ev.writeJSON(&b, r[0], t[0])
+		}
+		b.WriteByte(']')
+		return jsonValue(b.String(), typ)
+	}
+}
+
+// jsonObjectAgg is json_object_agg or jsonb_object_agg: the (key, value)
+// inputs as a JSON object, NULL for none; a NULL key is an error.
+func jsonObjectAgg(typ uint32) func(*evaluator, [][]Value, []uint32) (Value, error) {
+	return func(ev *evaluator, in [][]Value, t []uint32) (Value, error) {
+		if len(in) == 0 {
+			return null, nil
+		}
+		var b strings.Builder
+		b.WriteString("{ ")
+		for i, r := range in {
+			if r[0].isNull() {
+				return null, errorf(CodeInvalidParameter, noPos, "field name must not be null")
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeJSONString(&b, ev.text(r[0], t[0]))
+			b.WriteString(" : ")
+			ev.writeJSON(&b, r[1], t[1])
+		}
+		b.WriteString(" }")
+		return jsonValue(b.String(), typ)
+	}
+}
