@@ -203,25 +203,20 @@ func addInterval(t time.Time, iv interval, sign int64) time.Time {
 // false for other operand types.
 func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
 	isTime := func(t uint32) bool { return t == tTimestamptz || t == tTimestamp || t == tDate }
+	sign := int64(1)
+	if op == "-" {
+		sign = -1
+	}
 	switch {
 	case op == "+" && l.typ == tInterval && isTime(r.typ):
 		l, r = r, l
 		fallthrough
 	case (op == "+" || op == "-") && isTime(l.typ) && (r.typ == tInterval || r.untyped):
-		r = b.coerce(r, tInterval)
 		typ := l.typ
 		if typ == tDate {
 			typ = tTimestamp
 		}
-		sign := int64(1)
-		if op == "-" {
-			sign = -1
-		}
-		return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-			x, y, err := eval2(ev, e, l, r)
-			if err != nil || x.isNull() || y.isNull() {
-				return null, err
-			}
+		return strictBinary(typ, l, b.coerce(r, tInterval), func(x, y Value) (Value, error) {
 			t, err := timeArg(x)
 			if err != nil {
 				return null, err
@@ -231,78 +226,72 @@ func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
 				return null, err
 			}
 			return timeValue(addInterval(t, iv, sign), typ), nil
-		}}, true
+		}), true
 	case op == "-" && (l.typ == tTimestamptz || l.typ == tTimestamp) && (r.typ == tTimestamptz || r.typ == tTimestamp):
-		return &cexpr{typ: tInterval, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-			x, y, err := eval2(ev, e, l, r)
-			if err != nil || x.isNull() || y.isNull() {
-				return null, err
-			}
-			t1, err := timeArg(x)
-			if err != nil {
-				return null, err
-			}
-			t2, err := timeArg(y)
-			if err != nil {
-				return null, err
-			}
-			us := t1.Sub(t2).Microseconds()
-			return textV(interval{days: us / 86400e6, micros: us % 86400e6}.String()), nil
-		}}, true
+		return strictBinary(tInterval, l, r, timeDiff(func(d time.Duration) Value {
+			us := d.Microseconds()
+			return textV(interval{days: us / 86400e6, micros: us % 86400e6}.String())
+		})), true
 	case op == "-" && l.typ == tDate && r.typ == tDate:
-		return &cexpr{typ: tInt4, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-			x, y, err := eval2(ev, e, l, r)
-			if err != nil || x.isNull() || y.isNull() {
-				return null, err
-			}
-			t1, err := timeArg(x)
-			if err != nil {
-				return null, err
-			}
-			t2, err := timeArg(y)
-			if err != nil {
-				return null, err
-			}
-			return intV(int64(t1.Sub(t2).Hours() / 24)), nil
-		}}, true
+		return strictBinary(tInt4, l, r, timeDiff(func(d time.Duration) Value {
+			return intV(int64(d.Hours() / 24))
+		})), true
 	case (op == "+" || op == "-") && l.typ == tDate && (r.typ == tInt2 || r.typ == tInt4 || r.typ == tInt8):
-		sign := int64(1)
-		if op == "-" {
-			sign = -1
-		}
-		return &cexpr{typ: tDate, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-			x, y, err := eval2(ev, e, l, r)
-			if err != nil || x.isNull() || y.isNull() {
-				return null, err
-			}
+		return strictBinary(tDate, l, r, func(x, y Value) (Value, error) {
 			t, err := timeArg(x)
 			if err != nil {
 				return null, err
 			}
 			return timeValue(t.AddDate(0, 0, int(sign*y.i)), tDate), nil
-		}}, true
+		}), true
 	case (op == "+" || op == "-") && l.typ == tInterval && (r.typ == tInterval || r.untyped):
-		r = b.coerce(r, tInterval)
-		return &cexpr{typ: tInterval, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-			x, y, err := eval2(ev, e, l, r)
-			if err != nil || x.isNull() || y.isNull() {
-				return null, err
-			}
-			a, err := parseInterval(x.s)
-			if err != nil {
-				return null, err
-			}
-			c, err := parseInterval(y.s)
-			if err != nil {
-				return null, err
-			}
-			if op == "-" {
-				c = interval{-c.months, -c.days, -c.micros}
-			}
-			return textV(interval{a.months + c.months, a.days + c.days, a.micros + c.micros}.String()), nil
-		}}, true
+		return strictBinary(tInterval, l, b.coerce(r, tInterval), intervals(func(a, c interval) Value {
+			return textV(interval{a.months + sign*c.months, a.days + sign*c.days, a.micros + sign*c.micros}.String())
+		})), true
 	}
 	return nil, false
+}
+
+// strictBinary is an expression of type typ over l and r that is NULL
+// when either is, else fn of their values.
+func strictBinary(typ uint32, l, r *cexpr, fn func(x, y Value) (Value, error)) *cexpr {
+	return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, y, err := eval2(ev, e, l, r)
+		if err != nil || x.isNull() || y.isNull() {
+			return null, err
+		}
+		return fn(x, y)
+	}}
+}
+
+// timeDiff adapts fn of the time between two date or timestamp values.
+func timeDiff(fn func(d time.Duration) Value) func(x, y Value) (Value, error) {
+	return func(x, y Value) (Value, error) {
+		t1, err := timeArg(x)
+		if err != nil {
+			return null, err
+		}
+		t2, err := timeArg(y)
+		if err != nil {
+			return null, err
+		}
+		return fn(t1.Sub(t2)), nil
+	}
+}
+
+// intervals adapts fn of two interval values.
+func intervals(fn func(a, c interval) Value) func(x, y Value) (Value, error) {
+	return func(x, y Value) (Value, error) {
+		a, err := parseInterval(x.s)
+		if err != nil {
+			return null, err
+		}
+		c, err := parseInterval(y.s)
+		if err != nil {
+			return null, err
+		}
+		return fn(a, c), nil
+	}
 }
 
 // span is the length PostgreSQL compares intervals by: a month is 30
@@ -314,21 +303,9 @@ func (iv interval) span() int64 {
 // intervalCmp compares two intervals by their spans (text comparison
 // would order '10 days' before '2 days').
 func intervalCmp(op string, l, r *cexpr) *cexpr {
-	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-		x, y, err := eval2(ev, e, l, r)
-		if err != nil || x.isNull() || y.isNull() {
-			return null, err
-		}
-		a, err := parseInterval(x.s)
-		if err != nil {
-			return null, err
-		}
-		c, err := parseInterval(y.s)
-		if err != nil {
-			return null, err
-		}
-		return boolV(cmpResult(op, cmp.Compare(a.span(), c.span()))), nil
-	}}
+	return strictBinary(tBool, l, r, intervals(func(a, c interval) Value {
+		return boolV(cmpResult(op, cmp.Compare(a.span(), c.span())))
+	}))
 }
 
 // timeValue prints t as a value of type typ.

@@ -67,11 +67,7 @@ func (b *binder) jsonOp(op string, l, r *cexpr) (*cexpr, bool) {
 		} else {
 			r = b.coerce(r, tTextArray)
 		}
-		return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-			x, y, err := eval2(ev, e, l, r)
-			if err != nil || x.isNull() || y.isNull() {
-				return null, err
-			}
+		return strictBinary(tBool, l, r, func(x, y Value) (Value, error) {
 			n, err := jsonArg(x, tJSONB)
 			if err != nil {
 				return null, err
@@ -89,17 +85,12 @@ func (b *binder) jsonOp(op string, l, r *cexpr) (*cexpr, bool) {
 				}
 			}
 			return boolV(op == "?&"), nil
-		}}, true
+		}), true
 	case "@>", "<@":
 		if !jsonb {
 			return nil, false
 		}
-		r = b.coerce(r, tJSONB)
-		return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-			x, y, err := eval2(ev, e, l, r)
-			if err != nil || x.isNull() || y.isNull() {
-				return null, err
-			}
+		return strictBinary(tBool, l, b.coerce(r, tJSONB), func(x, y Value) (Value, error) {
 			a, err := jsonArg(x, tJSONB)
 			if err != nil {
 				return null, err
@@ -112,7 +103,7 @@ func (b *binder) jsonOp(op string, l, r *cexpr) (*cexpr, bool) {
 				a, c = c, a
 			}
 			return boolV(jsonContains(a, c, true)), nil
-		}}, true
+		}), true
 	}
 	return nil, false
 }
@@ -125,11 +116,7 @@ func jsonExtract(l, r *cexpr, asText bool, get func(n *jsonNode, y Value) *jsonN
 	if asText {
 		typ = tText
 	}
-	return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
-		x, y, err := eval2(ev, e, l, r)
-		if err != nil || x.isNull() || y.isNull() {
-			return null, err
-		}
+	return strictBinary(typ, l, r, func(x, y Value) (Value, error) {
 		n, err := jsonArg(x, l.typ)
 		if err != nil {
 			return null, err
@@ -138,7 +125,7 @@ func jsonExtract(l, r *cexpr, asText bool, get func(n *jsonNode, y Value) *jsonN
 			return jsonText(get(n, y), l.typ == tJSONB), nil
 		}
 		return jsonResult(get(n, y), l.typ), nil
-	}}
+	})
 }
 
 // jsonPath follows a #> path: object keys, or array indexes as text.
