@@ -1,0 +1,121 @@
+package pgcatalog
+
+import (
+	"crypto/rand"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// More of what hand-written PostgreSQL queries call: make_date, age,
+// gen_random_uuid, regexp_split_to_array and regexp_matches.
+
+func init() {
+	register("make_date", &builtin{min: 3, args: []uint32{tInt4}, ret: tDate, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		y, m, d := a[0].i, a[1].i, a[2].i
+		t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+		if y == 0 || m < 1 || m > 12 || d < 1 || t.Day() != int(d) {
+			return null, errorf("22008", noPos, "date field value out of range: %d-%02d-%02d", y, m, d)
+		}
+		return timeValue(t, tDate), nil
+	}})
+	register("age", &builtin{min: 1, max: 2, args: []uint32{tTimestamptz}, ret: tInterval, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		t2, err := timeArg(a[len(a)-1])
+		if err != nil {
+			return null, err
+		}
+		y, m, d := ev.now.UTC().Date()
+		t1 := time.Date(y, m, d, 0, 0, 0, 0, time.UTC) // age(t) is from midnight today
+		if len(a) == 2 {
+			if t1, err = timeArg(a[0]); err != nil {
+				return null, err
+			}
+		}
+		return textV(age(t1, t2).String()), nil
+	}})
+	register("gen_random_uuid", constFn(2950, func(*evaluator) Value {
+		var b [16]byte
+		rand.Read(b[:])
+		b[6] = b[6]&0x0f | 0x40 // version 4
+		b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+		return textV(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:]))
+	}))
+	register("regexp_split_to_array", &builtin{min: 2, max: 3, ret: tTextArray, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		re, err := ev.regexp(a[1].s, len(a) > 2 && strings.Contains(a[2].s, "i"))
+		if err != nil {
+			return null, err
+		}
+		parts := re.Split(a[0].s, -1)
+		out := make([]Value, len(parts))
+		for i, p := range parts {
+			out[i] = textV(p)
+		}
+		return arrayV(out), nil
+	}})
+	srfs["regexp_matches"] = &srfDef{min: 2, max: 3, retType: tTextArray, ret: constType(tTextArray),
+		call: func(ev *evaluator, a []Value, _ []uint32) ([]Value, error) {
+			if a[0].isNull() || a[1].isNull() {
+				return nil, nil
+			}
+			flags := ""
+			if len(a) > 2 {
+				flags = a[2].s
+			}
+			re, err := ev.regexp(a[1].s, strings.Contains(flags, "i"))
+			if err != nil {
+				return nil, err
+			}
+			n := 1
+			if strings.Contains(flags, "g") {
+				n = -1
+			}
+			var out []Value
+			for _, m := range re.FindAllStringSubmatch(a[0].s, n) {
+				groups := m[1:]
+				if len(groups) == 0 {
+					groups = m[:1] // no parentheses: the whole match
+				}
+				arr := make([]Value, len(groups))
+				for i, g := range groups {
+					arr[i] = textV(g)
+				}
+				out = append(out, arrayV(arr))
+			}
+			return out, nil
+		}}
+}
+
+// age is PostgreSQL's age(t1, t2): t1 - t2 in years, months and days (and
+// time), subtracting field by field and borrowing from the next larger
+// field; days borrow the length of the earlier date's month.
+func age(t1, t2 time.Time) interval {
+	neg := t1.Before(t2)
+	if neg {
+		t1, t2 = t2, t1
+	}
+	y1, m1, d1 := t1.Date()
+	y2, m2, d2 := t2.Date()
+	us := (int64(t1.Hour()-t2.Hour())*3600+int64(t1.Minute()-t2.Minute())*60+int64(t1.Second()-t2.Second()))*1e6 +
+		int64(t1.Nanosecond()-t2.Nanosecond())/1e3
+	days := d1 - d2
+	months := int(m1 - m2)
+	years := y1 - y2
+	if us < 0 {
+		us += 86400e6
+		days--
+	}
+	for days < 0 {
+		// PostgreSQL borrows the length of the earlier date's month.
+		days += time.Date(y2, m2+1, 0, 0, 0, 0, 0, time.UTC).Day()
+		months--
+	}
+	if months < 0 {
+		months += 12
+		years--
+	}
+	iv := interval{months: int64(years*12 + months), days: int64(days), micros: us}
+	if neg {
+		iv = interval{-iv.months, -iv.days, -iv.micros}
+	}
+	return iv
+}
