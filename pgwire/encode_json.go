@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/shale-db/shale/internal/pgjson"
 	"github.com/shale-db/shale/sql/types"
 )
 
@@ -41,7 +42,7 @@ func (e *encoder) appendJSON(dst []byte, v types.Value) []byte {
 		}
 		return strconv.AppendFloat(dst, f, 'g', -1, bits)
 	case types.KindString:
-		return appendJSONString(dst, v.Bytes())
+		return pgjson.AppendString(dst, v.Bytes())
 	case types.KindBytes:
 		return appendJSONBytes(dst, v.Bytes())
 	case types.KindProto:
@@ -72,7 +73,7 @@ func (e *encoder) appendJSON(dst []byte, v types.Value) []byte {
 			if name == "" {
 				name = "_" + strconv.Itoa(i+1)
 			}
-			dst = appendJSONString(dst, []byte(name))
+			dst = pgjson.AppendString(dst, name)
 			dst = append(dst, ": "...)
 			dst = e.appendJSON(dst, x)
 		}
@@ -154,7 +155,7 @@ func appendJSONSpaced(dst, src []byte) []byte {
 func (e *encoder) appendJSONKey(dst []byte, k types.Value) []byte {
 	switch k.Kind() {
 	case types.KindString:
-		return appendJSONString(dst, k.Bytes())
+		return pgjson.AppendString(dst, k.Bytes())
 	case types.KindBytes:
 		return appendJSONBytes(dst, k.Bytes())
 	}
@@ -162,7 +163,7 @@ func (e *encoder) appendJSONKey(dst []byte, k types.Value) []byte {
 	if len(e.scratch) > 0 && e.scratch[0] == '"' {
 		return append(dst, e.scratch...)
 	}
-	return appendJSONString(dst, e.scratch)
+	return pgjson.AppendString(dst, e.scratch)
 }
 
 // appendJSONBytes renders bytes as a JSON string: the bytes themselves when
@@ -173,49 +174,9 @@ func (e *encoder) appendJSONKey(dst []byte, k types.Value) []byte {
 // into PostgreSQL.
 func appendJSONBytes(dst, b []byte) []byte {
 	if utf8.Valid(b) && !bytes.HasPrefix(b, []byte(`\x`)) && bytes.IndexByte(b, 0) < 0 {
-		return appendJSONString(dst, b)
+		return pgjson.AppendString(dst, b)
 	}
 	dst = append(dst, `"\\x`...)
 	dst = hex.AppendEncode(dst, b)
 	return append(dst, '"')
 }
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s (UTF-8) as a JSON string literal. Runs of
-// bytes that need no escape are copied whole.
-func appendJSONString(dst, s []byte) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i, c := range s {
-		if !jsonEscaped[c] {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		start = i + 1
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// jsonEscaped marks the bytes a JSON string must escape: the control
-// characters, the quote and the backslash.
-var jsonEscaped = func() (t [256]bool) {
-	for c := range 0x20 {
-		t[c] = true
-	}
-	t['"'], t['\\'] = true, true
-	return t
-}()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/shale-db/shale/internal/pgjson"
 )
 
 // json_build_object, json_build_array and their jsonb twins (and, below,
@@ -248,33 +250,8 @@ func isoTimestamp(s string) string {
 	return s
 }
 
-// writeJSONString writes s as a JSON string, escaping as PostgreSQL does
-// (quotes, backslashes and control characters; nothing else).
+// writeJSONString writes s as a JSON string literal, as PostgreSQL does.
 func writeJSONString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
+	var buf [64]byte
+	b.Write(pgjson.AppendString(buf[:0], s))
 }
