@@ -63,21 +63,37 @@ var timeInputs = []string{"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02 15:
 // form (timestamptz in UTC), so that values of the type compare correctly
 // as text; text it cannot read is kept as it is.
 func castTime(s string, to uint32) Value {
+	t, ok := parseTime(s)
+	if !ok {
+		return textV(s)
+	}
+	if to == tTimestamptz {
+		t = t.UTC()
+	}
+	return timeValue(t, to)
+}
+
+// parseTime reads a date or timestamp in one of timeInputs' spellings.
+func parseTime(s string) (time.Time, bool) {
 	in := strings.TrimSpace(s)
 	for _, layout := range timeInputs {
-		t, err := time.Parse(layout, in)
-		if err != nil {
-			continue
+		if t, err := time.Parse(layout, in); err == nil {
+			return t, true
 		}
-		switch to {
-		case tDate:
-			return textV(t.Format("2006-01-02"))
-		case tTimestamp:
-			return textV(t.Format("2006-01-02 15:04:05.999999"))
-		}
-		return textV(t.UTC().Format(timestampLayout))
 	}
-	return textV(s)
+	return time.Time{}, false
+}
+
+// timeValue prints t as a value of type typ (a date, a timestamp, or a
+// timestamptz, whose zone t is already in).
+func timeValue(t time.Time, typ uint32) Value {
+	switch typ {
+	case tTimestamp:
+		return textV(t.Format("2006-01-02 15:04:05.999999"))
+	case tDate:
+		return textV(t.Format("2006-01-02"))
+	}
+	return textV(t.Format(timestampLayout))
 }
 
 func castText(s string, to uint32) Value {

@@ -28,17 +28,14 @@ func init() {
 		}
 		whole, frac := math.Modf(sec)
 		t := time.Unix(int64(whole), int64(math.Round(frac*1e6))*1000).UTC()
-		return textV(t.Format(timestampLayout)), nil
+		return timeValue(t, tTimestamptz), nil
 	}})
 }
 
 // timeArg reads a date or timestamp value (castTime's output form).
 func timeArg(v Value) (time.Time, error) {
-	in := strings.TrimSpace(v.s)
-	for _, layout := range timeInputs {
-		if t, err := time.Parse(layout, in); err == nil {
-			return t.UTC(), nil
-		}
+	if t, ok := parseTime(v.s); ok {
+		return t.UTC(), nil
 	}
 	return time.Time{}, errorf(CodeInvalidText, noPos, "invalid input syntax for type timestamp with time zone: \"%s\"", v.s)
 }
@@ -147,8 +144,8 @@ func dateTrunc(_ *evaluator, a []Value, t []uint32) (Value, error) {
 	default:
 		return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", a[0].s, formatType(t[1], -1))
 	}
-	if t[1] == tTimestamp || t[1] == tDate {
-		return textV(out.Format("2006-01-02 15:04:05.999999")), nil
+	if t[1] == tDate {
+		return timeValue(out, tTimestamp), nil // date_trunc of a date is a timestamp
 	}
-	return textV(out.Format(timestampLayout)), nil
+	return timeValue(out, t[1]), nil
 }

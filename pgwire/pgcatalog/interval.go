@@ -307,14 +307,3 @@ func intervalCmp(op string, l, r *cexpr) *cexpr {
 		return boolV(cmpResult(op, cmp.Compare(a.span(), c.span())))
 	}))
 }
-
-// timeValue prints t as a value of type typ.
-func timeValue(t time.Time, typ uint32) Value {
-	switch typ {
-	case tTimestamp:
-		return textV(t.Format("2006-01-02 15:04:05.999999"))
-	case tDate:
-		return textV(t.Format("2006-01-02"))
-	}
-	return textV(t.Format(timestampLayout))
-}
