@@ -138,6 +138,10 @@ func toPGError(ctx context.Context, err error, offsets func(int) int) *pgError {
 		if errors.As(err, &hinted) {
 			e.hint = hinted.ErrorHint()
 		}
+		var detailed interface{ ErrorDetail() string }
+		if errors.As(err, &detailed) {
+			e.detail = detailed.ErrorDetail()
+		}
 		return e
 	}
 	var se *sqlerr.Error

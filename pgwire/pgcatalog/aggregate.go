@@ -82,7 +82,7 @@ func aggregateDefs() map[string]*aggDef {
 		"max":      {ret: firstType, final: extreme(1)},
 		"min":      {ret: firstType, final: extreme(-1)},
 		"sum":      {ret: sumType, final: sum},
-		"avg":      {ret: constType(tNumeric), final: avg},
+		"avg":      {ret: avgType, final: avg},
 		"bool_and": {ret: constType(tBool), final: boolFold(true)},
 		"every":    {ret: constType(tBool), final: boolFold(true)},
 		"bool_or":  {ret: constType(tBool), final: boolFold(false)},
@@ -97,8 +97,35 @@ func sumType(t []uint32) uint32 {
 		return tInt8
 	case tFloat4, tFloat8:
 		return tFloat8
+	case tInterval:
+		return tInterval
 	}
 	return tNumeric
+}
+
+// avgType is avg's result type: float8 for floats, interval for
+// intervals, numeric for the rest.
+func avgType(t []uint32) uint32 {
+	switch t[0] {
+	case tFloat4, tFloat8:
+		return tFloat8
+	case tInterval:
+		return tInterval
+	}
+	return tNumeric
+}
+
+// intervalSum adds intervals, as sum(interval) does.
+func intervalSum(vals []Value) (interval, error) {
+	var total interval
+	for _, v := range vals {
+		iv, err := parseInterval(v.s)
+		if err != nil {
+			return interval{}, err
+		}
+		total = total.add(iv)
+	}
+	return total, nil
 }
 
 func nonNull(in [][]Value) []Value {
@@ -112,10 +139,10 @@ func nonNull(in [][]Value) []Value {
 }
 
 func extreme(dir int) func(*evaluator, [][]Value, []uint32) (Value, error) {
-	return func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+	return func(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
 		best := null
 		for _, v := range nonNull(in) {
-			if best.isNull() || compare(v, best)*dir > 0 {
+			if best.isNull() || compareAs(v, best, t[0])*dir > 0 {
 				best = v
 			}
 		}
@@ -123,10 +150,14 @@ func extreme(dir int) func(*evaluator, [][]Value, []uint32) (Value, error) {
 	}
 }
 
-func sum(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+func sum(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
 	vals := nonNull(in)
 	if len(vals) == 0 {
 		return null, nil
+	}
+	if t[0] == tInterval {
+		total, err := intervalSum(vals)
+		return textV(total.String()), err
 	}
 	var i int64
 	var f float64
@@ -146,10 +177,14 @@ func sum(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
 	return intV(i), nil
 }
 
-func avg(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+func avg(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
 	vals := nonNull(in)
 	if len(vals) == 0 {
 		return null, nil
+	}
+	if t[0] == tInterval {
+		total, err := intervalSum(vals)
+		return textV(total.scale(float64(len(vals)), true).String()), err
 	}
 	var f float64
 	for _, v := range vals {
@@ -216,7 +251,7 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 			return nil, err
 		}
 		k := newSortKey(sb)
-		k.idx = len(slot.args) + i
+		k.idx, k.typ = len(slot.args)+i, e.typ
 		slot.order, slot.keys = append(slot.order, e), append(slot.keys, k)
 	}
 	// An ordered-set aggregate takes exactly one WITHIN GROUP ordering,

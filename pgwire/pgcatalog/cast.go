@@ -30,7 +30,10 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		}
 		return byteaIn(ev.text(v, from))
 	}
-	if isTextType(to) || to == tJSON || to == tJSONB || to == tNodeTree {
+	if isJSONType(to) {
+		return castJSON(ev.text(v, from), from, to)
+	}
+	if isTextType(to) || to == tNodeTree {
 		if v.k == kText {
 			return castText(v.s, to), nil
 		}
@@ -94,6 +97,21 @@ func timeValue(t time.Time, typ uint32) Value {
 		return textV(t.Format("2006-01-02"))
 	}
 	return textV(t.Format(timestampLayout))
+}
+
+// castJSON reads text as json or jsonb, as their input functions do: json
+// keeps the text as written once it parses, jsonb normalizes it. jsonb
+// text is valid json already.
+func castJSON(s string, from, to uint32) (Value, error) {
+	if to == tJSON {
+		if from != tJSONB {
+			if _, err := parseJSON(s, false); err != nil {
+				return null, err
+			}
+		}
+		return textV(s), nil
+	}
+	return jsonValue(s, tJSONB)
 }
 
 func castText(s string, to uint32) Value {

@@ -31,6 +31,7 @@ type Error struct {
 	Code     string
 	Message  string
 	Position int
+	Detail   string // optional: more about what went wrong
 	Hint     string // optional: what to do about it
 }
 
@@ -38,6 +39,9 @@ func (e *Error) Error() string { return e.Message }
 
 // ErrorHint returns the hint ("" for none) for the ErrorResponse.
 func (e *Error) ErrorHint() string { return e.Hint }
+
+// ErrorDetail returns the detail ("" for none) for the ErrorResponse.
+func (e *Error) ErrorDetail() string { return e.Detail }
 
 // SQLState returns the SQLSTATE code.
 func (e *Error) SQLState() string { return e.Code }

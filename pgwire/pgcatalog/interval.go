@@ -244,9 +244,27 @@ func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
 			}
 			return timeValue(t.AddDate(0, 0, int(sign*y.i)), tDate), nil
 		}), true
+	case op == "*" && isNumericType(l.typ) && r.typ == tInterval:
+		l, r = r, l
+		fallthrough
+	case (op == "*" || op == "/") && l.typ == tInterval && (isNumericType(r.typ) || r.untyped):
+		return strictBinary(tInterval, l, b.coerce(r, tFloat8), func(x, y Value) (Value, error) {
+			iv, err := parseInterval(x.s)
+			if err != nil {
+				return null, err
+			}
+			f, _ := y.asFloat()
+			if op == "/" {
+				if f == 0 {
+					return null, errorf(CodeDivisionByZero, noPos, "division by zero")
+				}
+				return textV(iv.scale(f, true).String()), nil
+			}
+			return textV(iv.scale(f, false).String()), nil
+		}), true
 	case (op == "+" || op == "-") && l.typ == tInterval && (r.typ == tInterval || r.untyped):
 		return strictBinary(tInterval, l, b.coerce(r, tInterval), intervals(func(a, c interval) Value {
-			return textV(interval{a.months + sign*c.months, a.days + sign*c.days, a.micros + sign*c.micros}.String())
+			return textV(a.add(interval{sign * c.months, sign * c.days, sign * c.micros}).String())
 		})), true
 	}
 	return nil, false
@@ -292,6 +310,35 @@ func intervals(fn func(a, c interval) Value) func(x, y Value) (Value, error) {
 		}
 		return fn(a, c), nil
 	}
+}
+
+// scale multiplies an interval by f, or divides it when divide is set, as
+// PostgreSQL's interval_mul and interval_div do: each field is scaled on
+// its own, and the fractions of months and days spill into days (30 a
+// month) and seconds (rounded to microseconds).
+func (iv interval) scale(f float64, divide bool) interval {
+	by := func(x int64) float64 {
+		if divide {
+			return float64(x) / f
+		}
+		return float64(x) * f
+	}
+	months, days := by(iv.months), by(iv.days)
+	out := interval{months: int64(months), days: int64(days)}
+	monthDays := (months - float64(out.months)) * 30
+	secs := math.RoundToEven((days-float64(out.days)+monthDays-math.Trunc(monthDays))*86400*1e6) / 1e6
+	if math.Abs(secs) >= 86400 {
+		out.days += int64(secs / 86400)
+		secs -= math.Trunc(secs/86400) * 86400
+	}
+	out.days += int64(monthDays)
+	out.micros = int64(math.RoundToEven(by(iv.micros) + secs*1e6))
+	return out
+}
+
+// add is the sum of two intervals, field by field.
+func (iv interval) add(o interval) interval {
+	return interval{iv.months + o.months, iv.days + o.days, iv.micros + o.micros}
 }
 
 // span is the length PostgreSQL compares intervals by: a month is 30

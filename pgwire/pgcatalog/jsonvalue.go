@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -66,10 +67,12 @@ func (p *jsonParser) fail() error {
 	if n := strings.IndexAny(tok, " \t\r\n,:]}"); n > 0 {
 		tok = tok[:n]
 	}
-	if tok == "" {
-		return errorf(CodeInvalidText, noPos, "invalid input syntax for type json: The input string ended unexpectedly.")
+	e := errorf(CodeInvalidText, noPos, "invalid input syntax for type json")
+	e.Detail = "The input string ended unexpectedly."
+	if tok != "" {
+		e.Detail = fmt.Sprintf("Token \"%s\" is invalid.", tok)
 	}
-	return errorf(CodeInvalidText, noPos, "invalid input syntax for type json: Token \"%s\" is invalid.", tok)
+	return e
 }
 
 func (p *jsonParser) space() {

@@ -21,6 +21,12 @@ func literalIn(e *cexpr, to uint32) (out *cexpr, ok bool, err error) {
 		v, err = castInt(e.val, to)
 	case kindOf(to) == kFloat:
 		v, err = castFloat(e.val, to)
+	case isJSONType(to):
+		v, err = castJSON(e.val.s, tUnknown, to)
+	case to == tInterval:
+		var iv interval
+		iv, err = parseInterval(e.val.s)
+		v = textV(iv.String())
 	default:
 		return nil, false, nil
 	}

@@ -238,6 +238,9 @@ func formatErr(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
 		out := fmt.Sprintf("error %s (position %d): %s\n", e.Code, e.Position, e.Message)
+		if e.Detail != "" {
+			out += "DETAIL: " + e.Detail + "\n"
+		}
 		if e.Hint != "" {
 			out += "HINT: " + e.Hint + "\n"
 		}

@@ -205,8 +205,11 @@ func (b *binder) bindGroupKey(n *pg_query.Node, targets []*pg_query.Node, sc *sc
 func (b *binder) bindSortKey(s *pg_query.SortBy, p *selectPlan, sc *scope) (sortKey, error) {
 	k := newSortKey(s)
 	idx, err := b.bindOrderExpr(s.Node, p, sc)
-	k.idx = idx
-	return k, err
+	if err != nil {
+		return k, err
+	}
+	k.idx, k.typ = idx, p.targets[idx].typ
+	return k, nil
 }
 
 func (b *binder) bindOrderExpr(n *pg_query.Node, p *selectPlan, sc *scope) (int, error) {

@@ -33,6 +33,7 @@ type selectPlan struct {
 
 type sortKey struct {
 	idx        int
+	typ        uint32 // the key's type: intervals sort by their length
 	desc       bool
 	nullsFirst bool
 }
@@ -375,7 +376,7 @@ func lessRow(x, y []Value, keys []sortKey) bool {
 				c = -1
 			}
 		default:
-			c = compare(a, b)
+			c = compareAs(a, b, k.typ)
 			if k.desc {
 				c = -c
 			}

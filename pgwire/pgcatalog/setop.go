@@ -171,6 +171,7 @@ func (b *binder) bindOuterSortLimit(q *queryPlan, s *pg_query.SelectStmt, sc *sc
 		if k.idx < 0 || k.idx >= len(q.cols) {
 			return nil, errorf(CodeUndefinedColumn, sb.Location, "invalid ORDER BY item for a set operation: use an output column name or position")
 		}
+		k.typ = q.cols[k.idx].typ
 		p.sort = append(p.sort, k)
 	}
 	var err error

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -125,6 +126,20 @@ func compare(a, b Value) int {
 		}
 	}
 	return strings.Compare(plainText(a), plainText(b))
+}
+
+// compareAs orders two non-NULL values of type typ: intervals, which are
+// text, by their length as PostgreSQL's interval_cmp does ('1 day' before
+// '25 hours'); every other type as compare does.
+func compareAs(a, b Value, typ uint32) int {
+	if typ == tInterval && a.k == kText && b.k == kText {
+		x, errX := parseInterval(a.s)
+		y, errY := parseInterval(b.s)
+		if errX == nil && errY == nil {
+			return cmp.Compare(x.span(), y.span())
+		}
+	}
+	return compare(a, b)
 }
 
 func compareSlices(a, b []Value) int {

@@ -55,7 +55,7 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 			return nil, err
 		}
 		k := newSortKey(sb)
-		k.idx = i
+		k.idx, k.typ = i, e.typ
 		slot.order, slot.keys = append(slot.order, e), append(slot.keys, k)
 	}
 	*sc.wins = append(*sc.wins, slot)
