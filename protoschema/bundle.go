@@ -126,29 +126,12 @@ func (b *Bundle) message(md protoreflect.MessageDescriptor) *Message {
 	return m
 }
 
-// didYouMean renders up to three names nearest to name by edit distance.
+// didYouMean renders up to three names nearest to name
+// (textdist.Closeness, which counts a name with the same last part as
+// near).
 func didYouMean(name string, names []string) string {
 	if len(names) == 0 {
 		return " (it has none)"
 	}
-	type cand struct {
-		s string
-		d int
-	}
-	cs := make([]cand, len(names))
-	low := strings.ToLower(name)
-	for i, n := range names {
-		d := textdist.Distance(low, strings.ToLower(n))
-		// A name ending like the query (same short name) is a near miss.
-		if i := strings.LastIndexByte(n, '.'); i >= 0 && strings.EqualFold(n[i+1:], name[strings.LastIndexByte(name, '.')+1:]) {
-			d = min(d, 1)
-		}
-		cs[i] = cand{n, d}
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	var pick []string
-	for i := 0; i < len(cs) && i < 3; i++ {
-		pick = append(pick, cs[i].s)
-	}
-	return "; nearest: " + strings.Join(pick, ", ")
+	return "; nearest: " + strings.Join(textdist.Nearest(name, names, 3, -1), ", ")
 }
