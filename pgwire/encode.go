@@ -105,6 +105,8 @@ func (e *encoder) appendBinary(dst []byte, v types.Value, oid uint32) ([]byte, e
 		return e.appendJSON(append(dst, 1), v), nil
 	case oidJSON:
 		return e.appendJSON(dst, v), nil
+	case oidNumeric:
+		return appendNumeric(dst, v)
 	}
 	if elem, ok := elemOIDs[oid]; ok && v.Kind() == types.KindArray {
 		return e.appendBinaryArray(dst, v, elem)
