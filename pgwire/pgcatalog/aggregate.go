@@ -115,6 +115,20 @@ func avgType(t []uint32) uint32 {
 	return tNumeric
 }
 
+// numericSum adds values exactly, as sum and avg over integers and
+// numerics do.
+func numericSum(vals []Value) (*numeric, error) {
+	total := numericFromInt(0)
+	for _, v := range vals {
+		n, err := numericOf(v)
+		if err != nil {
+			return nil, err
+		}
+		total = total.add(n, false)
+	}
+	return total, nil
+}
+
 // intervalSum adds intervals, as sum(interval) does.
 func intervalSum(vals []Value) (interval, error) {
 	var total interval
@@ -159,6 +173,13 @@ func sum(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
 		total, err := intervalSum(vals)
 		return textV(total.String()), err
 	}
+	if sumType(t) == tNumeric {
+		total, err := numericSum(vals)
+		if err != nil {
+			return null, err
+		}
+		return numericV(total), nil
+	}
 	var i int64
 	var f float64
 	isFloat := false
@@ -185,6 +206,17 @@ func avg(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
 	if t[0] == tInterval {
 		total, err := intervalSum(vals)
 		return textV(total.scale(float64(len(vals)), true).String()), err
+	}
+	if avgType(t) == tNumeric {
+		total, err := numericSum(vals)
+		if err != nil {
+			return null, err
+		}
+		q, err := total.div(numericFromInt(int64(len(vals))))
+		if err != nil {
+			return null, err
+		}
+		return numericV(q), nil
 	}
 	var f float64
 	for _, v := range vals {
@@ -306,7 +338,12 @@ func (s *aggSlot) compute(ev *evaluator, rows []*env) (Value, error) {
 	if len(s.keys) > 0 {
 		sortRows(in, s.keys)
 	}
-	return s.def.final(ev, in, s.inputTypes())
+	types := s.inputTypes()
+	v, err := s.def.final(ev, in, types)
+	if err == nil && s.def.ret(types) == tNumeric {
+		v, err = asNumericResult(v)
+	}
+	return v, err
 }
 
 // inputTypes are the types of an aggregate's arguments, and for an

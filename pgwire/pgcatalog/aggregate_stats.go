@@ -11,12 +11,12 @@ import (
 
 func init() {
 	for name, def := range map[string]*aggDef{
-		"stddev":      {ret: floatOrNumeric, final: spread(true, true)},
-		"stddev_samp": {ret: floatOrNumeric, final: spread(true, true)},
-		"stddev_pop":  {ret: floatOrNumeric, final: spread(false, true)},
-		"variance":    {ret: floatOrNumeric, final: spread(true, false)},
-		"var_samp":    {ret: floatOrNumeric, final: spread(true, false)},
-		"var_pop":     {ret: floatOrNumeric, final: spread(false, false)},
+		"stddev":      {ret: spreadType, final: spread(true, true)},
+		"stddev_samp": {ret: spreadType, final: spread(true, true)},
+		"stddev_pop":  {ret: spreadType, final: spread(false, true)},
+		"variance":    {ret: spreadType, final: spread(true, false)},
+		"var_samp":    {ret: spreadType, final: spread(true, false)},
+		"var_pop":     {ret: spreadType, final: spread(false, false)},
 		"percentile_cont": {ordered: true, ret: constType(tFloat8), final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
 			return percentile(in, true)
 		}},
@@ -36,11 +36,14 @@ func init() {
 // spread is the variance or standard deviation of the non-NULL inputs, of
 // a sample (NULL for fewer than two) or of the population.
 func spread(sample, root bool) func(*evaluator, [][]Value, []uint32) (Value, error) {
-	return func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+	return func(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
 		vals := nonNull(in)
 		n := float64(len(vals))
 		if n == 0 || sample && n < 2 {
 			return null, nil
+		}
+		if spreadType(t) == tNumeric {
+			return numericSpread(vals, sample, root)
 		}
 		var mean float64
 		for _, v := range vals {
@@ -60,6 +63,44 @@ func spread(sample, root bool) func(*evaluator, [][]Value, []uint32) (Value, err
 		}
 		return floatV(ss / n), nil
 	}
+}
+
+// spreadType is the variance's and standard deviation's type: double
+// precision for floats, numeric for integers and numerics.
+func spreadType(t []uint32) uint32 {
+	if t[0] == tFloat4 || t[0] == tFloat8 {
+		return tFloat8
+	}
+	return tNumeric
+}
+
+// numericSpread is spread over integers and numerics, computed exactly
+// as PostgreSQL's numeric_stddev_internal does: (N·Σx² − (Σx)²) divided by
+// N·(N−1) (or N²) at the quotient's scale, and its square root at that
+// scale.
+func numericSpread(vals []Value, sample, root bool) (Value, error) {
+	sum, sumSq := numericFromInt(0), numericFromInt(0)
+	for _, v := range vals {
+		x, err := numericOf(v)
+		if err != nil {
+			return null, err
+		}
+		sum, sumSq = sum.add(x, false), sumSq.add(x.mul(x), false)
+	}
+	n := numericFromInt(int64(len(vals)))
+	num := n.mul(sumSq).add(sum.mul(sum), true)
+	if num.unscaled.Sign() <= 0 {
+		return numericV(numericFromInt(0)), nil
+	}
+	den := n.mul(n)
+	if sample {
+		den = n.mul(numericFromInt(int64(len(vals) - 1)))
+	}
+	variance, err := num.div(den)
+	if err != nil || !root {
+		return numericV(variance), err
+	}
+	return numericV(variance.sqrt(variance.scale)), nil
 }
 
 // percentile is percentile_cont (interpolated) or percentile_disc (the

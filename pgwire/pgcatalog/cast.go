@@ -49,6 +49,8 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		return castInt(v, to)
 	case kFloat:
 		return castFloat(v, to)
+	case kNumeric:
+		return castNumeric(v)
 	case kArray:
 		return ev.castArray(v, from, to)
 	}
@@ -173,6 +175,17 @@ func castFloat(v Value, to uint32) (Value, error) {
 		return null, errorf(CodeOutOfRange, noPos, "value out of range: overflow")
 	}
 	return floatV(f), nil
+}
+
+func castNumeric(v Value) (Value, error) {
+	if v.k == kNumeric {
+		return v, nil
+	}
+	n, err := numericOf(v)
+	if err != nil {
+		return null, err
+	}
+	return numericV(n), nil
 }
 
 func castInt(v Value, to uint32) (Value, error) {

@@ -227,8 +227,12 @@ func bindConst(c *pg_query.A_Const) *cexpr {
 		if n, err := strconv.ParseInt(v.Fval.Fval, 10, 64); err == nil {
 			return constExpr(intV(n), tInt8)
 		}
-		f, _ := strconv.ParseFloat(v.Fval.Fval, 64)
-		return constExpr(floatV(f), tNumeric)
+		n, err := parseNumeric(v.Fval.Fval)
+		if err != nil {
+			f, _ := strconv.ParseFloat(v.Fval.Fval, 64)
+			return constExpr(floatV(f), tNumeric)
+		}
+		return constExpr(numericV(n), tNumeric)
 	case *pg_query.A_Const_Boolval:
 		e := constExpr(boolV(v.Boolval.Boolval), tBool)
 		e.name = "bool"

@@ -32,7 +32,9 @@ func (ev *evaluator) text(v Value, typ uint32) string {
 		return strconv.FormatInt(v.i, 10)
 	case kFloat:
 		if typ == tNumeric && !math.IsNaN(v.f) && !math.IsInf(v.f, 0) {
-			return strconv.FormatFloat(v.f, 'f', -1, 64) // numeric never takes an exponent
+			if n, err := numericFromFloat(v.f); err == nil {
+				return n.String() // numeric never takes an exponent
+			}
 		}
 	case kArray:
 		elem := elemType(typ)

@@ -86,8 +86,22 @@ func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) 
 				}
 			}
 		}
-		return f.fn(ev, vals, types)
+		v, err := f.fn(ev, vals, types)
+		if err == nil && ret == tNumeric {
+			v, err = asNumericResult(v)
+		}
+		return v, err
 	}}, nil
+}
+
+// asNumericResult makes a function's numeric result a numeric value: the
+// functions that compute in float64 or int64 (sqrt, extract...) return
+// those kinds.
+func asNumericResult(v Value) (Value, error) {
+	if v.k == kFloat || v.k == kInt {
+		return castNumeric(v)
+	}
+	return v, nil
 }
 
 func typeList(args []*cexpr) string {

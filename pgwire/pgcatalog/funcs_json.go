@@ -229,7 +229,7 @@ func (ev *evaluator) writeJSON(b *strings.Builder, v Value, typ uint32) {
 		b.WriteString(map[bool]string{true: "true", false: "false"}[v.b])
 	case v.k == kInt && !isRegType(typ) && typ != tOid:
 		b.WriteString(ev.text(v, typ))
-	case v.k == kFloat && !math.IsNaN(v.f) && !math.IsInf(v.f, 0):
+	case v.k == kFloat && !math.IsNaN(v.f) && !math.IsInf(v.f, 0), v.k == kNumeric && v.s != "NaN":
 		b.WriteString(ev.text(v, typ))
 	case typ == tJSON || typ == tJSONB:
 		b.WriteString(v.s)

@@ -2,41 +2,62 @@ package pgcatalog
 
 import (
 	"math"
-	"math/big"
 	"math/rand/v2"
-	"strconv"
 )
 
 // Mathematical functions, for PostgreSQL-dialect queries over Shale's
 // tables: Grafana's time-bucketing macro expands to
-// floor(extract(epoch from ts)/300)*300. numeric is float64 here, so
-// numeric results keep no scale of their own (round(2.50, 1) prints 2.5).
-// Errors are PostgreSQL 15's.
+// floor(extract(epoch from ts)/300)*300. numeric arguments compute
+// exactly (numeric.go); exp, ln, log and power compute in float64
+// and give numeric results of 15 significant digits. Errors are
+// PostgreSQL 15's.
 
 func init() {
 	for _, name := range []string{"floor", "ceil", "ceiling"} {
-		f := map[string]func(float64) float64{"floor": math.Floor, "ceil": math.Ceil, "ceiling": math.Ceil}[name]
-		register(name, &builtin{min: 1, args: []uint32{tNumeric}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-			return floatV(f(num(a[0]))), nil
+		up := name != "floor"
+		f := map[bool]func(float64) float64{false: math.Floor, true: math.Ceil}[up]
+		register(name, &builtin{min: 1, args: []uint32{tNumeric}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+			if floatOrNumeric(t) == tFloat8 {
+				return floatV(f(num(a[0]))), nil
+			}
+			n, err := numericOf(a[0])
+			if err != nil {
+				return null, err
+			}
+			return numericV(n.floorCeil(up)), nil
 		}})
 	}
-	register("round", &builtin{min: 1, max: 2, args: []uint32{tNumeric, tInt4}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
-		if len(a) == 1 && floatOrNumeric(t) == tFloat8 {
-			return floatV(math.RoundToEven(num(a[0]))), nil // float8 rounds as rint does
-		}
-		return floatV(roundDecimal(num(a[0]), places(a), false)), nil
-	}})
-	register("trunc", &builtin{min: 1, max: 2, args: []uint32{tNumeric, tInt4}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		return floatV(roundDecimal(num(a[0]), places(a), true)), nil
-	}})
+	for _, name := range []string{"round", "trunc"} {
+		trunc := name == "trunc"
+		register(name, &builtin{min: 1, max: 2, args: []uint32{tNumeric, tInt4}, retFn: roundType, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+			if roundType(t) == tFloat8 { // round(float8) rounds as rint does
+				if trunc {
+					return floatV(math.Trunc(num(a[0]))), nil
+				}
+				return floatV(math.RoundToEven(num(a[0]))), nil
+			}
+			n, err := numericOf(a[0])
+			if err != nil {
+				return null, err
+			}
+			return numericV(n.round(int32(max(min(places(a), maxNumericScale), -maxNumericScale)), trunc)), nil
+		}})
+	}
 	register("abs", &builtin{min: 1, args: []uint32{tNumeric}, retFn: sameAsFirst, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		if a[0].k == kInt {
+		switch a[0].k {
+		case kInt:
 			if a[0].i == math.MinInt64 {
 				return null, errorf(CodeOutOfRange, noPos, "bigint out of range")
 			}
 			return intV(max(a[0].i, -a[0].i)), nil
+		case kNumeric:
+			n, err := numericOf(a[0])
+			if err != nil {
+				return null, err
+			}
+			return numericV(n.abs()), nil
 		}
-		return floatV(math.Abs(a[0].f)), nil
+		return floatV(math.Abs(num(a[0]))), nil
 	}})
 	register("sign", &builtin{min: 1, args: []uint32{tNumeric}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		x := num(a[0])
@@ -48,17 +69,24 @@ func init() {
 		}
 		return floatV(0), nil
 	}})
-	register("sqrt", mathFn(func(x float64) (float64, error) {
-		if x < 0 {
-			return 0, errorf("2201F", noPos, "cannot take square root of a negative number")
+	register("sqrt", &builtin{min: 1, args: []uint32{tNumeric}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+		if num(a[0]) < 0 {
+			return null, errorf("2201F", noPos, "cannot take square root of a negative number")
 		}
-		return math.Sqrt(x), nil
-	}))
-	register("cbrt", mathFn(func(x float64) (float64, error) { return math.Cbrt(x), nil }))
+		if floatOrNumeric(t) == tFloat8 {
+			return floatV(math.Sqrt(num(a[0]))), nil
+		}
+		n, err := numericOf(a[0])
+		if err != nil {
+			return null, err
+		}
+		return numericV(n.sqrt(n.sqrtScale())), nil
+	}})
+	register("cbrt", mathFloat(math.Cbrt))
 	register("exp", mathFn(func(x float64) (float64, error) { return math.Exp(x), nil }))
 	register("ln", mathFn(func(x float64) (float64, error) { return logarithm(x, math.Log) }))
 	register("log10", mathFn(func(x float64) (float64, error) { return logarithm(x, math.Log10) }))
-	register("log", &builtin{min: 1, max: 2, args: []uint32{tNumeric}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	register("log", &builtin{min: 1, max: 2, args: []uint32{tNumeric}, retFn: logType, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		if len(a) == 1 {
 			x, err := logarithm(num(a[0]), math.Log10)
 			return floatV(x), err
@@ -99,6 +127,9 @@ func init() {
 				}
 				return intV(a[0].i % a[1].i), nil
 			}
+			if arithType(t[0], t[1]) == tNumeric {
+				return numericBinary("%", a[0], a[1])
+			}
 			if num(a[1]) == 0 {
 				return null, errorf(CodeDivisionByZero, noPos, "division by zero")
 			}
@@ -110,21 +141,39 @@ func init() {
 	register("radians", mathFloat(func(x float64) float64 { return x * math.Pi / 180 }))
 }
 
-// num is a numeric value as a float64.
+// num is a number as a float64.
 func num(v Value) float64 {
-	if v.k == kInt {
-		return float64(v.i)
-	}
-	return v.f
+	f, _ := v.asFloat()
+	return f
 }
 
-// floatOrNumeric: a function of double precision returns double precision;
-// of anything else, numeric.
-func floatOrNumeric(t []uint32) uint32 {
-	if t[0] == tFloat8 || t[0] == tFloat4 {
-		return tFloat8
+// logType is log's result type: log(b, x) has only a numeric form.
+func logType(t []uint32) uint32 {
+	if len(t) == 2 {
+		return tNumeric
+	}
+	return floatOrNumeric(t)
+}
+
+// roundType is round's and trunc's result type: double precision for a
+// double without places (the only form PostgreSQL has for it), else
+// numeric.
+func roundType(t []uint32) uint32 {
+	if len(t) == 1 {
+		return floatOrNumeric(t)
 	}
 	return tNumeric
+}
+
+// floatOrNumeric is the result type of a function PostgreSQL has in a
+// double precision and a numeric form: numeric for a numeric argument;
+// for any other number double precision, the preferred type integers
+// convert to (sqrt(16) is a double, sqrt(16.0) a numeric).
+func floatOrNumeric(t []uint32) uint32 {
+	if t[0] == tNumeric {
+		return tNumeric
+	}
+	return tFloat8
 }
 
 // mathFn is a function of one number, of its argument's kind (double
@@ -162,39 +211,4 @@ func places(a []Value) int64 {
 		return a[1].i
 	}
 	return 0
-}
-
-// roundDecimal rounds x, read as its shortest decimal, to n decimal places
-// (negative n: to tens, hundreds, ...): half away from zero as numeric's
-// round does, or toward zero for trunc.
-func roundDecimal(x float64, n int64, truncate bool) float64 {
-	if math.IsInf(x, 0) || math.IsNaN(x) || n > 300 || n < -300 {
-		return x
-	}
-	r, ok := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
-	if !ok {
-		return x
-	}
-	scale := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(max(n, -n)), nil))
-	if n >= 0 {
-		r.Mul(r, scale)
-	} else {
-		r.Quo(r, scale)
-	}
-	q, rem := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int)) // toward zero
-	if !truncate {
-		// |rem| * 2 >= denom: away from zero.
-		twice := new(big.Int).Mul(new(big.Int).Abs(rem), big.NewInt(2))
-		if twice.Cmp(r.Denom()) >= 0 {
-			q.Add(q, big.NewInt(int64(r.Sign())))
-		}
-	}
-	out := new(big.Rat).SetInt(q)
-	if n >= 0 {
-		out.Quo(out, scale)
-	} else {
-		out.Mul(out, scale)
-	}
-	f, _ := out.Float64()
-	return f
 }

@@ -13,7 +13,7 @@ import (
 // are read and written in UTC, the session's only time zone.
 
 func init() {
-	register("extract", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tNumeric, fn: datePart})
+	register("extract", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tNumeric, fn: extract})
 	register("date_part", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tFloat8, fn: datePart})
 	register("date_trunc", &builtin{min: 2, max: 3, args: []uint32{tText, tTimestamptz, tText}, retFn: func(t []uint32) uint32 {
 		if t[1] == tTimestamp || t[1] == tDate {
@@ -97,6 +97,28 @@ func datePart(_ *evaluator, a []Value, t []uint32) (Value, error) {
 		return null, unitError(field, t[1])
 	}
 	return floatV(v), nil
+}
+
+// extract is date_part as a numeric: exact, with microseconds for the
+// epoch and seconds and thousandths for milliseconds, as PostgreSQL 14 and
+// later give them (1588291200.500000).
+func extract(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	field := strings.ToLower(a[0].s)
+	scale := map[string]int32{"epoch": 6, "second": 6, "milliseconds": 3}[field]
+	if scale == 0 || t[1] == tDate {
+		return datePart(ev, a, t)
+	}
+	ts, err := timeArg(a[1])
+	if err != nil {
+		return null, err
+	}
+	n := &numeric{scale: scale}
+	if field == "epoch" {
+		n.unscaled.SetInt64(ts.UnixMicro())
+	} else {
+		n.unscaled.SetInt64(int64(ts.Second())*1_000_000 + int64(ts.Nanosecond()/1000))
+	}
+	return numericV(n), nil
 }
 
 func unitError(field string, typ uint32) error {

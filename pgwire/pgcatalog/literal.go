@@ -21,6 +21,8 @@ func literalIn(e *cexpr, to uint32) (out *cexpr, ok bool, err error) {
 		v, err = castInt(e.val, to)
 	case kindOf(to) == kFloat:
 		v, err = castFloat(e.val, to)
+	case to == tNumeric:
+		v, err = castNumeric(e.val)
 	case isJSONType(to):
 		v, err = castJSON(e.val.s, tUnknown, to)
 	case to == tInterval:

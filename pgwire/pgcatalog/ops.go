@@ -174,6 +174,18 @@ func (b *binder) unaryOp(op string, r *cexpr, pos int32) (*cexpr, error) {
 				return intV(-v.i), nil
 			case v.k == kFloat:
 				return floatV(-v.f), nil
+			case v.k == kNumeric:
+				n, err := parseNumeric(v.s)
+				if err != nil {
+					return null, err
+				}
+				return numericV(n.neg()), nil
+			case r.typ == tInterval && op == "-":
+				iv, err := parseInterval(v.s)
+				if err != nil {
+					return null, err
+				}
+				return textV(interval{-iv.months, -iv.days, -iv.micros}.String()), nil
 			}
 			return null, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s", op, formatType(r.typ, -1))
 		}}, nil
@@ -347,6 +359,9 @@ func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 		if x.k == kInt && y.k == kInt {
 			return intArith(op, x.i, y.i, pos)
 		}
+		if typ == tNumeric {
+			return numericBinary(op, x, y)
+		}
 		xf, _ := x.asFloat()
 		yf, _ := y.asFloat()
 		switch op {
@@ -368,12 +383,15 @@ func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 	}}, nil
 }
 
+// arithType is the type of an arithmetic result: float8 when either
+// operand is a float (numeric converts to float8 implicitly), else numeric
+// when either is, else the wider integer.
 func arithType(a, b uint32) uint32 {
 	switch {
-	case a == tNumeric || b == tNumeric:
-		return tNumeric
 	case kindOf(a) == kFloat || kindOf(b) == kFloat:
 		return tFloat8
+	case a == tNumeric || b == tNumeric:
+		return tNumeric
 	case a == tInt8 || b == tInt8:
 		return tInt8
 	case a == tInt2 && b == tInt2:
@@ -382,6 +400,24 @@ func arithType(a, b uint32) uint32 {
 		return tInt8
 	}
 	return tInt4
+}
+
+// numericBinary applies an arithmetic operator to two values of numeric
+// kinds as numerics.
+func numericBinary(op string, x, y Value) (Value, error) {
+	a, err := numericOf(x)
+	if err != nil {
+		return null, err
+	}
+	c, err := numericOf(y)
+	if err != nil {
+		return null, err
+	}
+	n, err := numericArith(op, a, c)
+	if err != nil {
+		return null, err
+	}
+	return numericV(n), nil
 }
 
 func intArith(op string, x, y int64, pos int32) (Value, error) {

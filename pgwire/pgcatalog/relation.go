@@ -121,6 +121,8 @@ func zeroValue(t uint32) Value {
 		return intV(0)
 	case kFloat:
 		return floatV(0)
+	case kNumeric:
+		return numericV(numericFromInt(0))
 	case kArray, kRecord:
 		return null
 	}

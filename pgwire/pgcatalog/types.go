@@ -125,8 +125,10 @@ func kindOf(oid uint32) kind {
 	case tInt2, tInt4, tInt8, tOid, tXid, 29, tRegproc, tRegprocedure, tRegclass, tRegtype,
 		tRegnamespace, tRegrole, 2203, 2204:
 		return kInt
-	case tFloat4, tFloat8, tNumeric:
+	case tFloat4, tFloat8:
 		return kFloat
+	case tNumeric:
+		return kNumeric
 	case tRecord:
 		return kRecord
 	}
@@ -147,7 +149,7 @@ func isRegType(oid uint32) bool {
 
 func isNumericType(oid uint32) bool {
 	k := kindOf(oid)
-	return k == kInt || k == kFloat
+	return k == kInt || k == kFloat || k == kNumeric
 }
 
 func isTextType(oid uint32) bool {

@@ -16,13 +16,14 @@ const (
 	kBool
 	kInt
 	kFloat
+	kNumeric // numeric, held as its canonical text in s (numeric.go)
 	kText
 	kArray
 	kRecord
 )
 
 // Value is a datum: NULL, bool, integer (int2/4/8, oid and the reg* types),
-// float (float4/8, numeric), text (text, name, "char", varchar, json...),
+// float (float4/8), numeric, text (text, name, "char", varchar, json...),
 // array (including int2vector and oidvector) or record.
 type Value struct {
 	k     kind
@@ -77,6 +78,12 @@ func (v Value) asInt() (int64, bool) {
 		return v.i, true
 	case kFloat:
 		return int64(math.Round(v.f)), true
+	case kNumeric:
+		n, err := parseNumeric(v.s)
+		if err != nil {
+			return 0, false
+		}
+		return n.integer()
 	case kBool:
 		if v.b {
 			return 1, true
@@ -95,7 +102,7 @@ func (v Value) asFloat() (float64, bool) {
 		return float64(v.i), true
 	case kFloat:
 		return v.f, true
-	case kText:
+	case kText, kNumeric:
 		f, err := strconv.ParseFloat(strings.TrimSpace(v.s), 64)
 		return f, err == nil
 	}
@@ -115,10 +122,15 @@ func compare(a, b Value) int {
 			return cmpOrdered(a.f, b.f)
 		case kText:
 			return strings.Compare(a.s, b.s)
+		case kNumeric:
+			return compareNumeric(a, b)
 		case kArray, kRecord:
 			return compareSlices(a.a, b.a)
 		}
 		return 0
+	}
+	if a.k == kNumeric && b.k == kInt || a.k == kInt && b.k == kNumeric {
+		return compareNumeric(a, b)
 	}
 	if af, ok := a.asFloat(); ok {
 		if bf, ok := b.asFloat(); ok {
@@ -140,6 +152,16 @@ func compareAs(a, b Value, typ uint32) int {
 		}
 	}
 	return compare(a, b)
+}
+
+// compareNumeric orders numerics (and integers) exactly: 1.50 = 1.5.
+func compareNumeric(a, b Value) int {
+	x, errX := numericOf(a)
+	y, errY := numericOf(b)
+	if errX != nil || errY != nil {
+		return strings.Compare(plainText(a), plainText(b))
+	}
+	return x.cmp(y)
 }
 
 func compareSlices(a, b []Value) int {
@@ -197,7 +219,7 @@ func plainText(v Value) string {
 		return strconv.FormatInt(v.i, 10)
 	case kFloat:
 		return formatFloat(v.f)
-	case kText:
+	case kText, kNumeric:
 		return v.s
 	case kArray, kRecord:
 		var sb strings.Builder
@@ -252,11 +274,26 @@ func quoteArrayElem(s string) string {
 }
 
 // key is a hashable rendering of a row, for DISTINCT, UNION and GROUP BY.
+// trimNumeric drops a numeric text's trailing fraction zeros, and the sign
+// of zero.
+func trimNumeric(s string) string {
+	if strings.IndexByte(s, '.') >= 0 {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
 func key(vals []Value) string {
 	var sb strings.Builder
 	for _, v := range vals {
 		sb.WriteByte(byte('0' + v.k))
 		s := plainText(v)
+		if v.k == kNumeric { // equal numerics group together: 1.50 = 1.5
+			s = trimNumeric(s)
+		}
 		sb.WriteString(strconv.Itoa(len(s)))
 		sb.WriteByte(':')
 		sb.WriteString(s)
