@@ -103,7 +103,11 @@ func demoTableNames() string {
 //   - albums: one protobuf records.Album message per row (info:album)
 //     with the schema bundle "music" describing it, so SQL reads fields
 //     inside the cells (nested and repeated ones too).
+//
+// The data is written once and then only read, so it is flushed: reads see
+// what a long-running server's do, and psql's \dt+ shows its sizes.
 func LoadDemo(ctx context.Context, e *storage.Engine) error {
+	loaded := false
 	for _, dt := range demoTables {
 		if _, err := e.GetTable(DemoInstance, dt.name); err == nil {
 			continue // loaded by an earlier run on this data directory
@@ -114,6 +118,10 @@ func LoadDemo(ctx context.Context, e *storage.Engine) error {
 		if err := dt.load(ctx, e, storage.Target{Instance: DemoInstance, Table: dt.name}); err != nil {
 			return fmt.Errorf("demo %s: %w", dt.name, err)
 		}
+		loaded = true
+	}
+	if loaded {
+		return e.Flush()
 	}
 	return nil
 }

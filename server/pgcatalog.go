@@ -272,6 +272,7 @@ func (s pgSource) Tables(ctx context.Context, database string) ([]pgcatalog.Tabl
 			continue // a table SQL cannot describe is not shown
 		}
 		pt := pgcatalog.Table{Name: t.Name, PrimaryKey: t.PrimaryKey()}
+		pt.Size, _ = s.store.ApproximateSize(storage.Target{Instance: st.Instance, Table: st.Name})
 		for _, c := range t.Columns(false) {
 			if c.Hidden {
 				continue

@@ -93,6 +93,20 @@ type Sample struct {
 	Offset int64
 }
 
+// ApproximateSize returns about how many bytes a table's cells take on
+// disk: Pebble's estimate over the table's key range, which counts
+// flushed data only (as SampleRowKeys' offsets do), not cells still in the
+// memtable.
+func (e *Engine) ApproximateSize(tgt Target) (int64, error) {
+	r, err := e.resolve(tgt)
+	if err != nil {
+		return 0, err
+	}
+	tp := tablePrefix(r.t.ID)
+	n, err := e.db.EstimateDiskUsage(tp, prefixSuccessor(tp))
+	return int64(n), err
+}
+
 // SampleRowKeys returns the tablet boundaries of a table (restricted to an
 // authorized view's rows when reading through one) with approximate byte
 // offsets. The last sample is "" (the end of the table) unless a view's

@@ -97,6 +97,9 @@ type Table struct {
 	Name       string
 	Columns    []Column
 	PrimaryKey []string
+	// Size is about how many bytes the table takes on disk (0: unknown),
+	// which pg_relation_size, pg_table_size and pg_database_size report.
+	Size int64
 }
 
 // Column is a column of a Table, e.g. _key bytea (17) or a family as jsonb

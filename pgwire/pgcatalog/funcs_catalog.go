@@ -104,12 +104,51 @@ func init() {
 			r := s.relByOID[uint32(a[0].i)]
 			return boolV(r != nil && r.table != nil), nil
 		}})
-	for _, n := range []string{"pg_relation_size", "pg_table_size", "pg_total_relation_size", "pg_indexes_size"} {
+	// A Shale table's size is its data's (Table.Size), all in the main
+	// fork; its primary key index and the catalog take no space.
+	for _, n := range []string{"pg_relation_size", "pg_table_size", "pg_total_relation_size"} {
 		register(n, &builtin{min: 1, max: 2, args: []uint32{tRegclass, tText}, ret: tInt8,
-			fn: func(*evaluator, []Value, []uint32) (Value, error) { return intV(0), nil }})
+			fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+				if len(a) > 1 && a[1].s != "main" {
+					return intV(0), nil
+				}
+				s, err := ev.catalog()
+				if err != nil {
+					return null, err
+				}
+				if r := s.relByOID[uint32(a[0].i)]; r != nil && r.table != nil {
+					return intV(r.table.Size), nil
+				}
+				return intV(0), nil
+			}})
 	}
-	register("pg_database_size", &builtin{min: 1, args: []uint32{tName}, ret: tInt8,
+	register("pg_indexes_size", &builtin{min: 1, args: []uint32{tRegclass}, ret: tInt8,
 		fn: func(*evaluator, []Value, []uint32) (Value, error) { return intV(0), nil }})
+	register("pg_database_size", &builtin{min: 1, args: []uint32{tName}, ret: tInt8,
+		fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+			s, err := ev.catalog()
+			if err != nil {
+				return null, err
+			}
+			switch {
+			case kindOf(t[0]) == kInt:
+				if uint32(a[0].i) != s.databaseOID(s.sess.Database) {
+					return null, nil
+				}
+			case a[0].s != s.sess.Database:
+				if s.databaseOID(a[0].s) == 0 {
+					return null, errorf("3D000", noPos, "database \"%s\" does not exist", a[0].s)
+				}
+				return intV(0), nil // another instance: its tables are not in this snapshot
+			}
+			var total int64
+			for _, r := range s.rels {
+				if r.table != nil {
+					total += r.table.Size
+				}
+			}
+			return intV(total), nil
+		}})
 	register("pg_size_pretty", &builtin{min: 1, args: []uint32{tInt8}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		n, _ := a[0].asInt()
 		return textV(sizePretty(n)), nil

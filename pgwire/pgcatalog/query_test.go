@@ -30,7 +30,7 @@ func (f fakeSource) Tables(context.Context, string) ([]Table, error) {
 			{Name: "_key", TypeOID: 17, TypeName: "bytea"}, {Name: "cf", TypeOID: 3802, TypeName: "jsonb"}}},
 		{Name: "events", PrimaryKey: []string{"_key"}, Columns: []Column{
 			{Name: "_key", TypeOID: 17, TypeName: "bytea"}, {Name: "stats", TypeOID: 3802, TypeName: "jsonb"},
-			{Name: "meta", TypeOID: 3802, TypeName: "jsonb"}}},
+			{Name: "meta", TypeOID: 3802, TypeName: "jsonb"}}, Size: 20000},
 	}
 	if f.keyed {
 		tables = append(tables, Table{Name: "readings", PrimaryKey: []string{"device_type", "device_id", "ts"}, Columns: []Column{

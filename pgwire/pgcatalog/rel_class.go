@@ -62,10 +62,18 @@ func classRows(s *snapshot, b *rowBuilder) {
 			am = 0
 		}
 		b.add("oid", r.oid, "relname", r.name, "relnamespace", r.nsp, "relowner", uint32(roleOID),
-			"relam", am, "relfilenode", r.oid, "reltuples", float64(-1), "relhasindex", len(r.pkey) > 0,
+			"relam", am, "relfilenode", r.oid, "relpages", relPages(r), "reltuples", float64(-1), "relhasindex", len(r.pkey) > 0,
 			"relpersistence", "p", "relkind", string(r.kind), "relnatts", len(r.cols),
 			"relispopulated", true, "relreplident", replident(r))
 	}
+}
+
+// relPages is a table's size in PostgreSQL's 8 kB pages.
+func relPages(r *rel) int64 {
+	if r.table == nil {
+		return 0
+	}
+	return (r.table.Size + 8191) / 8192
 }
 
 func replident(r *rel) string {
