@@ -81,6 +81,8 @@ func (f *fakeExec) Prepare(ctx context.Context, db, q string, params map[string]
 		k, _ := strconv.Atoi(strings.TrimPrefix(word, "fail@"))
 		return nil, sqlerr.At(q, k, sqlerr.Syntax, "syntax error at %d", k)
 	case word == "none":
+	case strings.HasPrefix(word, "pgfn"): // a function GoogleSQL lacks
+		return nil, sqlerr.At(q, 0, sqlerr.UndefinedFunction, "function not found: %s", strings.ToUpper(word))
 	default:
 		return nil, sqlerr.At(q, 0, sqlerr.Syntax, "fake: unknown query %q", q)
 	}

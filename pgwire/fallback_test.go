@@ -39,7 +39,7 @@ func (f *fakeFallback) PrepareFallback(_ context.Context, _ pgwire.Session, q st
 	f.calls = append(f.calls, q)
 	f.mu.Unlock()
 	switch {
-	case q == "pgfail":
+	case q == "pgfail", q == "pgfnfail":
 		return nil, true, ownErr{}
 	case q == "pgdecline", !strings.HasPrefix(q, "pg"):
 		return nil, false, nil
@@ -112,6 +112,15 @@ func TestFallbackCatalog(t *testing.T) {
 			!strings.HasSuffix(pgErr.Hint, "), so it was read as PostgreSQL.") {
 			t.Errorf("%s pgfail: hint %q", mode, pgErr.Hint)
 		}
+		// A function GoogleSQL lacks: PostgreSQL's reading answers; when it
+		// fails too, GoogleSQL's error stands (it read the statement).
+		if err := c.QueryRow(ctx, "pgfn select").Scan(new(string), new([]byte)); err != nil {
+			t.Errorf("%s pgfn select: %v", mode, err)
+		}
+		_, err = c.Exec(ctx, "pgfnfail")
+		if code, _ := sqlStateAt(err); code != "42883" || !strings.Contains(err.Error(), "function not found: PGFNFAIL") {
+			t.Errorf("%s pgfnfail: %v", mode, err)
+		}
 		_, err = c.Exec(ctx, "pgdecline")
 		if code, _ := sqlStateAt(err); code != "42601" || !strings.Contains(err.Error(), "fake: unknown query") {
 			t.Errorf("%s pgdecline: %v", mode, err)
@@ -123,7 +132,7 @@ func TestFallbackCatalog(t *testing.T) {
 		fb.mu.Lock()
 		calls := strings.Join(fb.calls, ",")
 		fb.mu.Unlock()
-		if calls != "pg select,pg select,pgfail,pgdecline" {
+		if calls != "pg select,pg select,pgfail,pgfn select,pgfnfail,pgdecline" {
 			t.Errorf("%s fallback calls: %s", mode, calls)
 		}
 	}

@@ -118,6 +118,11 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 	if fb, ok := c.srv.opts.Catalog.(FallbackCatalog); ok && fallsBack(err) {
 		st, ok, ferr := fb.PrepareFallback(c.ctx, c.session(), p.text, oids)
 		switch {
+		case ok && ferr != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedFunction:
+			// GoogleSQL read the statement and lacks one of its functions;
+			// PostgreSQL's reading failed too: GoogleSQL's error (with its
+			// suggestions) is the one to fix.
+			return nil, toPGError(c.ctx, err, q.origOffset)
 		case ok && ferr != nil:
 			pe := toPGError(c.ctx, ferr, nil)
 			if pe.hint == "" && pe.code != codeQueryCanceled {
@@ -135,11 +140,12 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 
 // fallsBack reports whether an Executor error leaves the statement to a
 // FallbackCatalog: GoogleSQL could not read it (a syntax error: quoted
-// identifiers are strings to GoogleSQL) or does not support it (a
-// schema-qualified table such as public.t is a path expression).
+// identifiers are strings to GoogleSQL), does not support it (a
+// schema-qualified table such as public.t is a path expression), or calls
+// a function GoogleSQL does not have (to_char, date_part).
 func fallsBack(err error) bool {
 	switch sqlerr.CodeOf(err) {
-	case sqlerr.Syntax, sqlerr.NotSupported:
+	case sqlerr.Syntax, sqlerr.NotSupported, sqlerr.UndefinedFunction:
 		return true
 	}
 	return false
