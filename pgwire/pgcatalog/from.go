@@ -315,6 +315,7 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, argScope *scope) 
 	if err := def.checkArity(name, args, fc.Location); err != nil {
 		return nil, err
 	}
+	def.coerceUntyped(b, args, 0)
 	p := &funcScanPlan{srf: def, args: args, ordinality: rf.Ordinality}
 	alias := name
 	var colnames []string

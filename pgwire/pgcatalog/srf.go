@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"math"
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -14,12 +15,36 @@ type srfDef struct {
 	retType  uint32 // for pg_proc
 	fields   []colDef
 	call     func(ev *evaluator, a []Value, t []uint32) ([]Value, error)
+	// argTypes, when set, gives the types untyped arguments take from the
+	// typed ones (0: the default, text); otherwise they are text.
+	argTypes func(args []*cexpr) []uint32
+}
+
+// coerceUntyped gives untyped arguments their types: argTypes' choice, or
+// else fallback (0: leave them untyped).
+func (d *srfDef) coerceUntyped(b *binder, args []*cexpr, fallback uint32) {
+	var want []uint32
+	if d.argTypes != nil {
+		want = d.argTypes(args)
+	}
+	for i, a := range args {
+		if !a.untyped {
+			continue
+		}
+		t := fallback
+		if i < len(want) && want[i] != 0 {
+			t = want[i]
+		}
+		if t != 0 {
+			args[i] = b.coerce(a, t)
+		}
+	}
 }
 
 var srfs = map[string]*srfDef{}
 
 func init() {
-	srfs["generate_series"] = &srfDef{min: 2, max: 3, retType: tInt4, ret: seriesType, call: generateSeries}
+	srfs["generate_series"] = &srfDef{min: 2, max: 3, retType: tInt4, ret: seriesType, call: generateSeries, argTypes: seriesArgTypes}
 	srfs["unnest"] = &srfDef{min: 1, max: 1, retType: tAnyArray, ret: func(t []uint32) uint32 { return elemType(t[0]) }, call: unnest}
 	srfs["generate_subscripts"] = &srfDef{min: 2, max: 3, retType: tInt4, ret: constType(tInt4), call: generateSubscripts}
 	srfs["_pg_expandarray"] = &srfDef{min: 1, max: 1, retType: tRecord, ret: constType(tRecord),
@@ -45,23 +70,60 @@ func onlyNonNull(v Value) []Value {
 	return []Value{v}
 }
 
+// seriesType is generate_series' result type: its bounds' type, integers
+// widened to the wider of the two; dates make timestamps with time zone.
 func seriesType(t []uint32) uint32 {
-	for _, x := range t {
-		if x == tInt8 {
-			return tInt8
-		}
+	switch {
+	case isSeriesTime(t[0]):
+		return tTimestamptz
+	case t[0] == tTimestamp:
+		return tTimestamp
+	case t[0] == tNumeric || t[1] == tNumeric:
+		return tNumeric
+	case t[0] == tInt8 || t[1] == tInt8 || len(t) > 2 && t[2] == tInt8:
+		return tInt8
 	}
 	return tInt4
 }
 
-func generateSeries(ev *evaluator, a []Value, _ []uint32) ([]Value, error) {
-	if len(a) < 2 || a[0].isNull() || a[1].isNull() {
+func isSeriesTime(t uint32) bool { return t == tTimestamptz || t == tDate }
+
+// seriesArgTypes: an untyped bound takes the other bound's type, and the
+// step of a series of times is an interval.
+func seriesArgTypes(args []*cexpr) []uint32 {
+	bound := uint32(0)
+	for _, a := range args[:min(2, len(args))] {
+		if !a.untyped {
+			bound = a.typ
+			break
+		}
+	}
+	if bound == tDate {
+		bound = tTimestamptz
+	}
+	step := bound
+	if bound == tTimestamptz || bound == tTimestamp {
+		step = tInterval
+	}
+	return []uint32{bound, bound, step}
+}
+
+// generateSeries is generate_series(start, stop [, step]) over integers,
+// numerics, or timestamps stepped by an interval.
+func generateSeries(ev *evaluator, a []Value, t []uint32) ([]Value, error) {
+	if len(a) < 2 || a[0].isNull() || a[1].isNull() || len(a) > 2 && a[2].isNull() {
 		return nil, nil
+	}
+	switch typ := seriesType(t); typ {
+	case tTimestamptz, tTimestamp:
+		return timeSeries(ev, a, typ)
+	case tNumeric:
+		return numericSeries(ev, a)
 	}
 	lo, _ := a[0].asInt()
 	hi, _ := a[1].asInt()
 	step := int64(1)
-	if len(a) > 2 && !a[2].isNull() {
+	if len(a) > 2 {
 		step, _ = a[2].asInt()
 	}
 	if step == 0 {
@@ -69,13 +131,81 @@ func generateSeries(ev *evaluator, a []Value, _ []uint32) ([]Value, error) {
 	}
 	var out []Value
 	for i := lo; (step > 0 && i <= hi) || (step < 0 && i >= hi); i += step {
-		if len(out) >= 100_000 {
-			return nil, errorf("54000", noPos, "generate_series is limited to 100000 rows in catalog queries")
-		}
-		if err := ev.check(); err != nil {
+		if err := seriesRow(ev, len(out)); err != nil {
 			return nil, err
 		}
 		out = append(out, intV(i))
+		if step > 0 && i > math.MaxInt64-step || step < 0 && i < math.MinInt64-step {
+			break // the next value would overflow: this was the last
+		}
+	}
+	return out, nil
+}
+
+// seriesRow checks, before a series' n+1th row, the row limit and the
+// statement's cancellation.
+func seriesRow(ev *evaluator, n int) error {
+	if n >= 100_000 {
+		return errorf("54000", noPos, "generate_series is limited to 100000 rows in catalog queries")
+	}
+	return ev.check()
+}
+
+func timeSeries(ev *evaluator, a []Value, typ uint32) ([]Value, error) {
+	if len(a) < 3 {
+		return nil, errorf(CodeUndefinedFunc, noPos, "function generate_series(%s, %s) does not exist", formatType(typ, -1), formatType(typ, -1))
+	}
+	lo, err := timeArg(a[0])
+	if err != nil {
+		return nil, err
+	}
+	hi, err := timeArg(a[1])
+	if err != nil {
+		return nil, err
+	}
+	step, err := parseInterval(a[2].s)
+	if err != nil {
+		return nil, err
+	}
+	dir := step.span()
+	if dir == 0 {
+		return nil, errorf("22023", noPos, "step size cannot equal zero")
+	}
+	var out []Value
+	// Each value is the one before plus the step, as PostgreSQL adds it: a
+	// month after Jan 31 is Feb 29, and a month after that Mar 29.
+	for at := lo; !(dir > 0 && at.After(hi) || dir < 0 && at.Before(hi)); at = addInterval(at, step, 1) {
+		if err := seriesRow(ev, len(out)); err != nil {
+			return nil, err
+		}
+		out = append(out, timeValue(at, typ))
+	}
+	return out, nil
+}
+
+func numericSeries(ev *evaluator, a []Value) ([]Value, error) {
+	var n [3]*numeric
+	n[2] = numericFromInt(1)
+	for i := range a {
+		v, err := numericOf(a[i])
+		if err != nil {
+			return nil, err
+		}
+		if v.nan {
+			return nil, errorf("22023", noPos, "%s value cannot be NaN", [3]string{"start", "stop", "step size"}[i])
+		}
+		n[i] = v
+	}
+	dir := n[2].unscaled.Sign()
+	if dir == 0 {
+		return nil, errorf("22023", noPos, "step size cannot equal zero")
+	}
+	var out []Value
+	for at := n[0]; at.cmp(n[1])*dir <= 0; at = at.add(n[2], false) {
+		if err := seriesRow(ev, len(out)); err != nil {
+			return nil, err
+		}
+		out = append(out, numericV(at))
 	}
 	return out, nil
 }
@@ -149,11 +279,7 @@ func (b *binder) bindSRFCall(fc *pg_query.FuncCall, name string, def *srfDef, sc
 	if err := def.checkArity(name, args, fc.Location); err != nil {
 		return nil, err
 	}
-	for i, a := range args {
-		if a.untyped {
-			args[i] = b.coerce(a, tText)
-		}
-	}
+	def.coerceUntyped(b, args, tText)
 	slot := &srfSlot{def: def, args: args}
 	*sc.srfs = append(*sc.srfs, slot)
 	idx := len(*sc.srfs) - 1
