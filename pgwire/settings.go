@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/shale-db/shale/pgwire/pgcatalog"
 )
 
 // ServerVersion is the PostgreSQL version pgwire reports. psql, pgJDBC and
@@ -141,7 +143,7 @@ func (s *settings) reset(name string) (string, bool) {
 func (s *settings) apply(key, v string) {
 	switch key {
 	case "timezone":
-		s.loc, _ = loadZone(v)
+		s.loc, _ = pgcatalog.LoadZone(v)
 	case "statement_timeout":
 		s.timeout, _ = parseTimeout(v)
 	}
@@ -225,39 +227,13 @@ func checkHex(_ *settings, v string) (string, error) {
 }
 
 func checkTimeZone(_ *settings, v string) (string, error) {
-	if _, err := loadZone(v); err != nil {
+	if _, err := pgcatalog.LoadZone(v); err != nil {
 		return "", errorf(codeInvalidParamValue, `invalid value for parameter "TimeZone": "`+v+`"`)
 	}
 	if strings.EqualFold(v, "utc") || strings.EqualFold(v, "local") || strings.EqualFold(v, "default") {
 		return "UTC", nil
 	}
 	return v, nil
-}
-
-// loadZone resolves a TimeZone value: an IANA name, UTC, or a numeric
-// offset in hours ("-7", "+05:30", ISO sign convention).
-func loadZone(v string) (*time.Location, error) {
-	switch strings.ToLower(v) {
-	case "utc", "gmt", "z", "zulu", "local", "default", "":
-		return time.UTC, nil
-	}
-	if v[0] == '+' || v[0] == '-' || isDigit(v[0]) {
-		h, m, _ := strings.Cut(strings.TrimLeft(v, "+-"), ":")
-		hh, err1 := strconv.Atoi(h)
-		mm := 0
-		var err2 error
-		if m != "" {
-			mm, err2 = strconv.Atoi(m)
-		}
-		if err1 == nil && err2 == nil && hh <= 15 && mm < 60 {
-			off := hh*3600 + mm*60
-			if v[0] == '-' {
-				off = -off
-			}
-			return time.FixedZone(v, off), nil
-		}
-	}
-	return time.LoadLocation(v)
 }
 
 func checkTimeout(_ *settings, v string) (string, error) {

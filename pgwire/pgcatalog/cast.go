@@ -15,7 +15,7 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		return v, nil
 	}
 	if (to == tTimestamptz || to == tTimestamp || to == tDate) && v.k == kText {
-		return castTime(v.s, to), nil
+		return ev.castTime(v.s, from, to), nil
 	}
 	if to == tInterval && from != tInterval {
 		iv, err := parseInterval(ev.text(v, from))
@@ -34,7 +34,7 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		return castJSON(ev.text(v, from), from, to)
 	}
 	if isTextType(to) || to == tNodeTree {
-		if v.k == kText {
+		if v.k == kText && from != tTimestamptz { // an instant reads in the session's zone
 			return castText(v.s, to), nil
 		}
 		return castText(ev.text(v, from), to), nil
@@ -65,17 +65,37 @@ var timeInputs = []string{"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02 15:
 	"2006-01-02T15:04:05.999999999-0700", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02"}
 
 // castTime reads a date or timestamp and renders it in its type's output
-// form (timestamptz in UTC), so that values of the type compare correctly
-// as text; text it cannot read is kept as it is.
-func castTime(s string, to uint32) Value {
+// form, so that values of the type compare correctly as text; text it
+// cannot read is kept as it is. A timestamptz becomes its UTC text (an
+// instant); one written without a zone, or a timestamp or date made one,
+// is a wall time in the session's zone; a timestamptz made a timestamp or
+// date is its wall time there.
+func (ev *evaluator) castTime(s string, from, to uint32) Value {
 	t, ok := parseTime(s)
 	if !ok {
 		return textV(s)
+	}
+	switch {
+	case to == tTimestamptz && (from == tTimestamp || from == tDate || !hasZone(s)):
+		t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), ev.zone())
+	case to != tTimestamptz && from == tTimestamptz:
+		t = t.In(ev.zone())
 	}
 	if to == tTimestamptz {
 		t = t.UTC()
 	}
 	return timeValue(t, to)
+}
+
+// hasZone reports whether date or timestamp text names its zone (Z, or an
+// offset after the time).
+func hasZone(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, "Z") || strings.HasSuffix(s, "z") {
+		return true
+	}
+	i := strings.LastIndexAny(s, "+-")
+	return i > 10 // past the date's own dashes (2006-01-02)
 }
 
 // parseTime reads a date or timestamp in one of timeInputs' spellings.

@@ -15,6 +15,7 @@ type evaluator struct {
 	snap    *snapshot
 	args    []Value
 	now     time.Time
+	loc     *time.Location // the session's TimeZone (zone.go); nil until asked
 	rels    map[*relDef][][]Value
 	ctes    map[*cteDef][][]Value
 	regexps map[string]*regexp.Regexp

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 const timestampLayout = "2006-01-02 15:04:05.999999-07"
@@ -19,6 +20,11 @@ func (ev *evaluator) format(v Value, typ uint32) *string {
 
 // text renders a non-NULL value as its type's output function does.
 func (ev *evaluator) text(v Value, typ uint32) string {
+	if typ == tTimestamptz && v.k == kText && ev.zone() != time.UTC {
+		if t, ok := parseTime(v.s); ok { // an instant, shown in the session's zone
+			return t.In(ev.loc).Format(timestampLayout)
+		}
+	}
 	switch v.k {
 	case kBool:
 		if v.b {

@@ -9,12 +9,14 @@ import (
 // Date and time functions, for PostgreSQL-dialect queries over Shale's
 // tables (a row-key schema's timestamp fields are timestamptz columns):
 // extract and date_part, date_trunc and to_timestamp, which Grafana's
-// $__timeEpoch and $__timeGroup macros and its users' queries call. Values
-// are read and written in UTC, the session's only time zone.
+// $__timeEpoch and $__timeGroup macros and its users' queries call, and AT
+// TIME ZONE. A timestamptz reads as a wall time in the session's TimeZone
+// (zone.go).
 
 func init() {
 	register("extract", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tNumeric, fn: extract})
 	register("date_part", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tFloat8, fn: datePart})
+	register("timezone", &builtin{min: 2, max: 2, args: []uint32{tText, tTimestamptz}, retFn: atTimeZoneType, fn: atTimeZone})
 	register("date_trunc", &builtin{min: 2, max: 3, args: []uint32{tText, tTimestamptz, tText}, retFn: func(t []uint32) uint32 {
 		if t[1] == tTimestamp || t[1] == tDate {
 			return tTimestamp
@@ -41,8 +43,8 @@ func timeArg(v Value) (time.Time, error) {
 }
 
 // datePart is extract(field FROM t) and date_part(field, t).
-func datePart(_ *evaluator, a []Value, t []uint32) (Value, error) {
-	ts, err := timeArg(a[1])
+func datePart(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	ts, err := ev.localTime(a[1], t[1])
 	if err != nil {
 		return null, err
 	}
@@ -92,7 +94,8 @@ func datePart(_ *evaluator, a []Value, t []uint32) (Value, error) {
 		if t[1] != tTimestamptz {
 			return null, unitError(field, t[1])
 		}
-		v = 0 // UTC
+		_, off := ts.Zone()
+		v = map[string]float64{"timezone": float64(off), "timezone_hour": float64(off / 3600), "timezone_minute": float64(off % 3600 / 60)}[field]
 	default:
 		return null, unitError(field, t[1])
 	}
@@ -108,7 +111,7 @@ func extract(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	if scale == 0 || t[1] == tDate {
 		return datePart(ev, a, t)
 	}
-	ts, err := timeArg(a[1])
+	ts, err := ev.localTime(a[1], t[1])
 	if err != nil {
 		return null, err
 	}
@@ -125,15 +128,21 @@ func unitError(field string, typ uint32) error {
 	return errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", field, formatType(typ, -1))
 }
 
-// dateTrunc is date_trunc(field, t [, zone]); the zone can only be UTC.
-func dateTrunc(_ *evaluator, a []Value, t []uint32) (Value, error) {
-	if len(a) > 2 && !strings.EqualFold(a[2].s, "UTC") && a[2].s != "Etc/UTC" {
-		return null, errorf(CodeNotSupported, noPos, "date_trunc in time zone %q is not supported (Shale's time zone is UTC)", a[2].s)
-	}
-	ts, err := timeArg(a[1])
+// dateTrunc is date_trunc(field, t [, zone]): a timestamptz is truncated
+// as a wall time in zone, by default the session's.
+func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	ts, err := ev.localTime(a[1], t[1])
 	if err != nil {
 		return null, err
 	}
+	if len(a) > 2 && t[1] == tTimestamptz {
+		loc, err := LoadZone(strings.TrimSpace(a[2].s))
+		if err != nil {
+			return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[2].s)
+		}
+		ts = ts.In(loc)
+	}
+	loc := ts.Location()
 	y, m, d := ts.Date()
 	var out time.Time
 	switch strings.ToLower(a[0].s) {
@@ -146,28 +155,31 @@ func dateTrunc(_ *evaluator, a []Value, t []uint32) (Value, error) {
 	case "minute":
 		out = ts.Truncate(time.Minute)
 	case "hour":
-		out = ts.Truncate(time.Hour)
+		out = time.Date(y, m, d, ts.Hour(), 0, 0, 0, loc)
 	case "day":
-		out = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		out = time.Date(y, m, d, 0, 0, 0, 0, loc)
 	case "week":
-		out = time.Date(y, m, d-(int(ts.Weekday())+6)%7, 0, 0, 0, 0, time.UTC)
+		out = time.Date(y, m, d-(int(ts.Weekday())+6)%7, 0, 0, 0, 0, loc)
 	case "month":
-		out = time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+		out = time.Date(y, m, 1, 0, 0, 0, 0, loc)
 	case "quarter":
-		out = time.Date(y, m-(m-1)%3, 1, 0, 0, 0, 0, time.UTC)
+		out = time.Date(y, m-(m-1)%3, 1, 0, 0, 0, 0, loc)
 	case "year":
-		out = time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+		out = time.Date(y, 1, 1, 0, 0, 0, 0, loc)
 	case "decade":
-		out = time.Date(y-y%10, 1, 1, 0, 0, 0, 0, time.UTC)
+		out = time.Date(y-y%10, 1, 1, 0, 0, 0, 0, loc)
 	case "century":
-		out = time.Date((y-1)/100*100+1, 1, 1, 0, 0, 0, 0, time.UTC)
+		out = time.Date((y-1)/100*100+1, 1, 1, 0, 0, 0, 0, loc)
 	case "millennium":
-		out = time.Date((y-1)/1000*1000+1, 1, 1, 0, 0, 0, 0, time.UTC)
+		out = time.Date((y-1)/1000*1000+1, 1, 1, 0, 0, 0, 0, loc)
 	default:
 		return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", a[0].s, formatType(t[1], -1))
 	}
 	if t[1] == tDate {
 		return timeValue(out, tTimestamp), nil // date_trunc of a date is a timestamp
+	}
+	if t[1] == tTimestamptz {
+		out = out.UTC()
 	}
 	return timeValue(out, t[1]), nil
 }

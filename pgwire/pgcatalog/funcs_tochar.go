@@ -6,21 +6,21 @@ import (
 	"time"
 )
 
-// to_char(timestamp, format): BI tools format dates with it. The template
-// patterns are PostgreSQL's (formatting.c), in UTC: YYYY, YYY, YY, Y, IYYY,
-// MM, Mon/MON/mon, Month/MONTH/month, DD, DDD, D, ID, Day/DAY/day,
+// to_char(timestamp, format): BI tools format dates with it, a timestamptz
+// in the session's zone. The template patterns are PostgreSQL's
+// (formatting.c): YYYY, YYY, YY, Y, IYYY, MM, Mon/MON/mon, Month/MONTH/month, DD, DDD, D, ID, Day/DAY/day,
 // Dy/DY/dy, HH, HH12, HH24, MI, SS, MS, US, AM/PM/am/pm (and A.M. forms),
 // Q, WW, IW, J, TZ/tz, OF; the FM prefix drops padding, "..." is literal
 // text and \ escapes a character. to_char of a number is not built.
 
 func init() {
-	register("to_char", &builtin{min: 2, args: []uint32{tTimestamptz, tText}, ret: tText, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+	register("to_char", &builtin{min: 2, args: []uint32{tTimestamptz, tText}, ret: tText, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		switch t[0] {
 		case tTimestamptz, tTimestamp, tDate:
 		default:
 			return null, errorf(CodeNotSupported, noPos, "to_char(%s, text) is not supported", formatType(t[0], -1))
 		}
-		ts, err := timeArg(a[0])
+		ts, err := ev.localTime(a[0], t[0])
 		if err != nil {
 			return null, err
 		}
@@ -174,7 +174,14 @@ func toCharField(t time.Time, pat string, fm, withZone bool) string {
 		if !withZone {
 			return ""
 		}
-		return map[string]string{"TZ": "UTC", "tz": "utc", "OF": "+00"}[pat]
+		if pat == "OF" {
+			return zoneOffset(t)
+		}
+		name, _ := t.Zone()
+		if pat == "tz" {
+			return strings.ToLower(name)
+		}
+		return name
 	}
 	return pat
 }

@@ -187,7 +187,9 @@ func (iv interval) String() string {
 }
 
 // addInterval is t + sign*iv: months first (a day past the month's end
-// becomes its last day), then days, then microseconds, in UTC.
+// becomes its last day), then days, then microseconds, in UTC (unlike
+// PostgreSQL, which adds a timestamptz's months and days in the session's
+// zone: across a daylight-saving change '1 day' stays 24 hours here).
 func addInterval(t time.Time, iv interval, sign int64) time.Time {
 	if m := sign * iv.months; m != 0 {
 		y, mon, d := t.Date()

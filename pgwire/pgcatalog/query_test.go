@@ -162,7 +162,7 @@ func testSession() *Session {
 // psql 15, pgJDBC 42.5, Grafana, Metabase and DBeaver send. Each case
 // prints the columns (name and type OID) and the rows in text format.
 //
-//	query [args=(a,b)]
+//	query [args=(a,b)] [tz=Zone/Name] [keyed] [scans]
 //	SELECT ...
 //	----
 //	<columns>
@@ -203,11 +203,17 @@ func runFile(t *testing.T, path string) {
 				}
 				var log []string
 				src := fakeSource{dbs: []string{"other"}, keyed: d.HasArg("keyed"), log: &log}
-				st, err := PrepareWith(context.Background(), src, testSession(), d.Input, nil)
+				sess := testSession()
+				if d.HasArg("tz") {
+					var tz string
+					d.ScanArgs(t, "tz", &tz)
+					sess.Settings["TimeZone"] = tz
+				}
+				st, err := PrepareWith(context.Background(), src, sess, d.Input, nil)
 				if err != nil {
 					return formatErr(err)
 				}
-				res, err := st.Run(context.Background(), src, testSession(), args)
+				res, err := st.Run(context.Background(), src, sess, args)
 				out := ""
 				if err != nil {
 					out = formatErr(err)
