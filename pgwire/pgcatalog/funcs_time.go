@@ -178,8 +178,5 @@ func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	if t[1] == tDate {
 		return timeValue(out, tTimestamp), nil // date_trunc of a date is a timestamp
 	}
-	if t[1] == tTimestamptz {
-		out = out.UTC()
-	}
-	return timeValue(out, t[1]), nil
+	return timeValue(instantIfZoned(out, t[1]), t[1]), nil
 }

@@ -187,18 +187,27 @@ func (iv interval) String() string {
 }
 
 // addInterval is t + sign*iv: months first (a day past the month's end
-// becomes its last day), then days, then microseconds, in UTC (unlike
-// PostgreSQL, which adds a timestamptz's months and days in the session's
-// zone: across a daylight-saving change '1 day' stays 24 hours here).
+// becomes its last day), then days, both on the wall clock of t's zone (a
+// timestamptz's is the session's: across a daylight-saving change '1 day'
+// is 23 or 25 hours, as in PostgreSQL), then microseconds.
 func addInterval(t time.Time, iv interval, sign int64) time.Time {
 	if m := sign * iv.months; m != 0 {
 		y, mon, d := t.Date()
-		first := time.Date(y, mon+time.Month(m), 1, 0, 0, 0, 0, time.UTC)
+		first := time.Date(y, mon+time.Month(m), 1, 0, 0, 0, 0, t.Location())
 		last := first.AddDate(0, 1, -1).Day()
 		hh, mm, ss := t.Clock()
-		t = time.Date(first.Year(), first.Month(), min(d, last), hh, mm, ss, t.Nanosecond(), time.UTC)
+		t = time.Date(first.Year(), first.Month(), min(d, last), hh, mm, ss, t.Nanosecond(), t.Location())
 	}
 	return t.AddDate(0, 0, int(sign*iv.days)).Add(time.Duration(sign*iv.micros) * time.Microsecond)
+}
+
+// instantIfZoned is t as a value of typ holds it: a timestamptz as its
+// UTC instant, other types as the wall time t shows.
+func instantIfZoned(t time.Time, typ uint32) time.Time {
+	if typ == tTimestamptz {
+		return t.UTC()
+	}
+	return t
 }
 
 // timeArith binds + and - between dates, timestamps and intervals; ok is
@@ -218,8 +227,13 @@ func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
 		if typ == tDate {
 			typ = tTimestamp
 		}
-		return strictBinary(typ, l, b.coerce(r, tInterval), func(x, y Value) (Value, error) {
-			t, err := timeArg(x)
+		r := b.coerce(r, tInterval)
+		return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil || x.isNull() || y.isNull() {
+				return null, err
+			}
+			t, err := ev.localTime(x, l.typ)
 			if err != nil {
 				return null, err
 			}
@@ -227,8 +241,8 @@ func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
 			if err != nil {
 				return null, err
 			}
-			return timeValue(addInterval(t, iv, sign), typ), nil
-		}), true
+			return timeValue(instantIfZoned(addInterval(t, iv, sign), typ), typ), nil
+		}}, true
 	case op == "-" && (l.typ == tTimestamptz || l.typ == tTimestamp) && (r.typ == tTimestamptz || r.typ == tTimestamp):
 		return strictBinary(tInterval, l, r, timeDiff(func(d time.Duration) Value {
 			us := d.Microseconds()

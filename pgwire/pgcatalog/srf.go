@@ -155,7 +155,7 @@ func timeSeries(ev *evaluator, a []Value, typ uint32) ([]Value, error) {
 	if len(a) < 3 {
 		return nil, errorf(CodeUndefinedFunc, noPos, "function generate_series(%s, %s) does not exist", formatType(typ, -1), formatType(typ, -1))
 	}
-	lo, err := timeArg(a[0])
+	lo, err := ev.localTime(a[0], typ)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func timeSeries(ev *evaluator, a []Value, typ uint32) ([]Value, error) {
 		if err := seriesRow(ev, len(out)); err != nil {
 			return nil, err
 		}
-		out = append(out, timeValue(at, typ))
+		out = append(out, timeValue(instantIfZoned(at, typ), typ))
 	}
 	return out, nil
 }

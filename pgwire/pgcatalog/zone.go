@@ -100,7 +100,7 @@ func atTimeZone(_ *evaluator, a []Value, t []uint32) (Value, error) {
 		return timeValue(ts.In(loc), tTimestamp), nil
 	}
 	wall := time.Date(ts.Year(), ts.Month(), ts.Day(), ts.Hour(), ts.Minute(), ts.Second(), ts.Nanosecond(), loc)
-	return timeValue(wall.UTC(), tTimestamptz), nil
+	return timeValue(instantIfZoned(wall, tTimestamptz), tTimestamptz), nil
 }
 
 func atTimeZoneType(t []uint32) uint32 {
