@@ -23,8 +23,14 @@ func init() {
 		}
 		return tTimestamptz
 	}, fn: dateTrunc})
-	register("to_timestamp", &builtin{min: 1, args: []uint32{tFloat8}, ret: tTimestamptz, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		sec := num(a[0])
+	register("to_timestamp", &builtin{min: 1, max: 2, args: []uint32{tText, tText}, ret: tTimestamptz, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		if len(a) == 2 {
+			return toTimestampText(ev, a[0].s, a[1].s)
+		}
+		sec, ok := a[0].asFloat() // to_timestamp(double precision), or its text
+		if !ok {
+			return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type double precision: \"%s\"", a[0].s)
+		}
 		if math.IsNaN(sec) || math.IsInf(sec, 0) || math.Abs(sec) > 9.2e12 {
 			return null, errorf(CodeOutOfRange, noPos, "timestamp out of range: \"%s\"", formatFloat(sec))
 		}
