@@ -33,6 +33,9 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if isJSONType(to) {
 		return castJSON(ev.text(v, from), from, to)
 	}
+	if isTextType(to) && v.k == kBool { // boolean's cast to text spells it out
+		return textV(strconv.FormatBool(v.b)), nil
+	}
 	if isTextType(to) || to == tNodeTree {
 		if v.k == kText && from != tTimestamptz { // an instant reads in the session's zone
 			return castText(v.s, to), nil

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -18,6 +19,9 @@ type builtin struct {
 	fn      func(ev *evaluator, a []Value, t []uint32) (Value, error)
 	// staticRet is ret, for pg_proc.
 	staticRet uint32
+	// named are the parameters' names, for calls that name their
+	// arguments (make_interval(days => 2)); an argument left out is 0.
+	named []string
 }
 
 // funcs is the scalar function registry, filled by the funcs_*.go files.
@@ -53,7 +57,7 @@ func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) 
 	if fc.AggStar || fc.AggDistinct || len(fc.AggOrder) > 0 {
 		return nil, errorf(CodeSyntax, fc.Location, "%s is not an aggregate function", name)
 	}
-	args, err := b.bindArgs(fc.Args, sc)
+	args, err := b.bindNamedArgs(fc, f, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +106,47 @@ func asNumericResult(v Value) (Value, error) {
 		return castNumeric(v)
 	}
 	return v, nil
+}
+
+// bindNamedArgs binds a call's arguments, placing those given as
+// name => value at their parameter's position (f.named) and filling the
+// positions left out with 0.
+func (b *binder) bindNamedArgs(fc *pg_query.FuncCall, f *builtin, sc *scope) ([]*cexpr, error) {
+	var positional []*pg_query.Node
+	named := map[int]*pg_query.Node{}
+	last := -1
+	for _, a := range fc.Args {
+		na := a.GetNamedArgExpr()
+		if na == nil {
+			if len(named) > 0 {
+				return nil, errorf(CodeSyntax, fc.Location, "positional argument cannot follow named argument")
+			}
+			positional = append(positional, a)
+			continue
+		}
+		i := slices.Index(f.named, na.Name)
+		if i < 0 {
+			return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s does not exist", strs(fc.Funcname)[len(fc.Funcname)-1])
+		}
+		named[i], last = na.Arg, max(last, i)
+	}
+	args, err := b.bindArgs(positional, sc)
+	if err != nil || len(named) == 0 {
+		return args, err
+	}
+	for i := len(args); i <= last; i++ {
+		n, ok := named[i]
+		if !ok {
+			args = append(args, constExpr(intV(0), tInt4))
+			continue
+		}
+		e, err := b.bindExpr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+	}
+	return args, nil
 }
 
 func typeList(args []*cexpr) string {

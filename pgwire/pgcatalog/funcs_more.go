@@ -1,0 +1,383 @@
+package pgcatalog
+
+import (
+	"crypto/sha256"
+	"crypto/sha512"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Smaller functions of PostgreSQL's library that hand-written queries
+// reach for: counting NULLs, hashes, integer arithmetic, overlay, regexp
+// counting and matching, array editing, and building and normalizing
+// times and intervals. Results and errors are PostgreSQL 15's.
+
+func init() {
+	for name, nulls := range map[string]bool{"num_nulls": true, "num_nonnulls": false} {
+		register(name, &builtin{min: 1, max: -1, ret: tInt4, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+			n := 0
+			for _, v := range a {
+				if v.isNull() == nulls {
+					n++
+				}
+			}
+			return intV(int64(n)), nil
+		}})
+	}
+	for name, sum := range map[string]func([]byte) []byte{
+		"sha224": func(b []byte) []byte { s := sha256.Sum224(b); return s[:] },
+		"sha256": func(b []byte) []byte { s := sha256.Sum256(b); return s[:] },
+		"sha384": func(b []byte) []byte { s := sha512.Sum384(b); return s[:] },
+		"sha512": func(b []byte) []byte { s := sha512.Sum512(b); return s[:] },
+	} {
+		register(name, &builtin{min: 1, args: []uint32{tBytea}, ret: tBytea, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+			return byteaV(sum(byteaBytes(a[0]))), nil
+		}})
+	}
+	register("to_hex", &builtin{min: 1, args: []uint32{tInt8}, ret: tText, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+		if t[0] == tInt4 || t[0] == tInt2 { // to_hex(integer) shows the 32-bit two's complement
+			return textV(strconv.FormatUint(uint64(uint32(a[0].i)), 16)), nil
+		}
+		return textV(strconv.FormatUint(uint64(a[0].i), 16)), nil
+	}})
+	register("bit_length", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+		if t[0] == tBytea {
+			return intV(int64(8 * len(byteaBytes(a[0])))), nil
+		}
+		return intV(int64(8 * len(a[0].s))), nil
+	}})
+	register("overlay", &builtin{min: 3, max: 4, args: []uint32{tText, tText, tInt4, tInt4}, ret: tText, fn: overlay})
+	register("regexp_count", &builtin{min: 2, max: 4, args: []uint32{tText, tText, tInt4, tText}, ret: tInt4, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		s, err := fromPosition(a)
+		if err != nil {
+			return null, err
+		}
+		re, err := ev.regexp(a[1].s, len(a) > 3 && strings.Contains(a[3].s, "i"))
+		if err != nil {
+			return null, err
+		}
+		return intV(int64(len(re.FindAllStringIndex(s, -1)))), nil
+	}})
+	register("regexp_match", &builtin{min: 2, max: 3, ret: tTextArray, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		re, err := ev.regexp(a[1].s, len(a) > 2 && strings.Contains(a[2].s, "i"))
+		if err != nil {
+			return null, err
+		}
+		m := re.FindStringSubmatch(a[0].s)
+		if m == nil {
+			return null, nil
+		}
+		groups := m[1:]
+		if len(groups) == 0 {
+			groups = m[:1] // no parentheses: the whole match
+		}
+		return textArray(groups...), nil
+	}})
+	for name, fn := range map[string]func(x, y int64) (int64, error){"gcd": gcd, "lcm": lcm} {
+		register(name, &builtin{min: 2, args: []uint32{tInt8}, retFn: func(t []uint32) uint32 { return arithType(t[0], t[1]) },
+			fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+				n, err := fn(a[0].i, a[1].i)
+				return intV(n), err
+			}})
+	}
+	register("factorial", &builtin{min: 1, args: []uint32{tInt8}, ret: tNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		n := a[0].i
+		switch {
+		case n < 0:
+			return null, errorf(CodeOutOfRange, noPos, "factorial of a negative number is undefined")
+		case n > 32177:
+			return null, errorf(CodeOutOfRange, noPos, "value overflows numeric format")
+		}
+		f := &numeric{}
+		f.unscaled.MulRange(1, max(n, 1))
+		return numericV(f), nil
+	}})
+	register("div", &builtin{min: 2, args: []uint32{tNumeric}, ret: tNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		x, err := numericOf(a[0])
+		if err != nil {
+			return null, err
+		}
+		y, err := numericOf(a[1])
+		if err != nil {
+			return null, err
+		}
+		if y.unscaled.Sign() == 0 && !y.nan {
+			return null, errorf(CodeDivisionByZero, noPos, "division by zero")
+		}
+		if x.nan || y.nan {
+			return numericV(&numeric{nan: true}), nil
+		}
+		sc := max(x.scale, y.scale)
+		q := &numeric{}
+		q.unscaled.Quo(x.rescaled(sc), y.rescaled(sc)) // toward zero
+		return numericV(q), nil
+	}})
+	register("width_bucket", &builtin{min: 4, args: []uint32{tFloat8, tFloat8, tFloat8, tInt4}, ret: tInt4, fn: widthBucket})
+	register("array_prepend", &builtin{min: 2, retFn: func(t []uint32) uint32 { return t[1] }, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		return arrayV(append([]Value{a[0]}, a[1].a...)), nil
+	}})
+	register("array_replace", &builtin{min: 3, retFn: sameAsFirst, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if a[0].isNull() {
+			return null, nil
+		}
+		out := make([]Value, len(a[0].a))
+		for i, v := range a[0].a {
+			out[i] = v
+			if v.isNull() && a[1].isNull() || !v.isNull() && !a[1].isNull() && compare(v, a[1]) == 0 {
+				out[i] = a[2]
+			}
+		}
+		return arrayV(out), nil
+	}})
+	register("array_dims", &builtin{min: 1, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if len(a[0].a) == 0 {
+			return null, nil
+		}
+		return textV("[1:" + strconv.Itoa(len(a[0].a)) + "]"), nil
+	}})
+	register("isfinite", &builtin{min: 1, args: []uint32{tTimestamptz}, ret: tBool, fn: func(*evaluator, []Value, []uint32) (Value, error) {
+		return boolV(true), nil // Shale's times are all finite
+	}})
+	register("justify_hours", intervalFn(func(iv interval) interval { return iv.justifyHours() }))
+	register("justify_days", intervalFn(func(iv interval) interval { return iv.justifyDays() }))
+	register("justify_interval", intervalFn(func(iv interval) interval { return iv.justify() }))
+	register("make_interval", &builtin{min: 0, max: 7, args: []uint32{tInt4, tInt4, tInt4, tInt4, tInt4, tInt4, tFloat8}, ret: tInterval, fn: makeInterval,
+		named: []string{"years", "months", "weeks", "days", "hours", "mins", "secs"}})
+	register("make_timestamp", &builtin{min: 6, args: []uint32{tInt4, tInt4, tInt4, tInt4, tInt4, tFloat8}, ret: tTimestamp, fn: makeTimestamp(false)})
+	register("make_timestamptz", &builtin{min: 6, max: 7, args: []uint32{tInt4, tInt4, tInt4, tInt4, tInt4, tFloat8, tText}, ret: tTimestamptz, fn: makeTimestamp(true)})
+	register("date_bin", &builtin{min: 3, args: []uint32{tInterval, tTimestamptz, tTimestamptz}, retFn: func(t []uint32) uint32 { return t[1] }, fn: dateBin})
+}
+
+// overlay is overlay(s placing r from start [for n]): s with n characters
+// from start (by default r's length) replaced by r.
+func overlay(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	s, r := []rune(a[0].s), a[1].s
+	start, n := a[2].i, int64(utf8.RuneCountInString(r))
+	if len(a) > 3 {
+		n = a[3].i
+	}
+	if start < 1 || n < 0 {
+		return null, errorf(CodeSubstring, noPos, "negative substring length not allowed")
+	}
+	from := min(start-1, int64(len(s)))
+	to := min(from+n, int64(len(s)))
+	return textV(string(s[:from]) + r + string(s[to:])), nil
+}
+
+// CodeSubstring is substring_error.
+const CodeSubstring = "22011"
+
+// fromPosition is regexp_count's text from its start position (1-based).
+func fromPosition(a []Value) (string, error) {
+	s := a[0].s
+	if len(a) > 2 {
+		start := a[2].i
+		if start < 1 {
+			return "", errorf(CodeInvalidParameter, noPos, "invalid value for parameter \"start\": %d", start)
+		}
+		r := []rune(s)
+		s = string(r[min(start-1, int64(len(r))):])
+	}
+	return s, nil
+}
+
+func gcd(x, y int64) (int64, error) {
+	g := new(big.Int).GCD(nil, nil, big.NewInt(x), big.NewInt(y))
+	if !g.IsInt64() {
+		return 0, errorf(CodeOutOfRange, noPos, "bigint out of range")
+	}
+	return g.Int64(), nil
+}
+
+func lcm(x, y int64) (int64, error) {
+	if x == 0 || y == 0 {
+		return 0, nil
+	}
+	g, _ := gcd(x, y)
+	l := new(big.Int).Mul(big.NewInt(x/g), big.NewInt(y))
+	l.Abs(l)
+	if !l.IsInt64() {
+		return 0, errorf(CodeOutOfRange, noPos, "bigint out of range")
+	}
+	return l.Int64(), nil
+}
+
+// widthBucket is width_bucket(operand, low, high, count): the bucket of
+// count equal ones over [low, high) that operand falls in, 0 below and
+// count+1 above.
+func widthBucket(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	x, lo, hi := num(a[0]), num(a[1]), num(a[2])
+	count := a[3].i
+	switch {
+	case count <= 0:
+		return null, errorf("2201G", noPos, "count must be greater than zero")
+	case lo == hi:
+		return null, errorf("2201G", noPos, "lower bound cannot equal upper bound")
+	case math.IsNaN(x) || math.IsNaN(lo) || math.IsNaN(hi):
+		return null, errorf("2201G", noPos, "operand, lower bound, and upper bound cannot be NaN")
+	}
+	var b int64
+	if lo < hi {
+		switch {
+		case x < lo:
+			b = 0
+		case x >= hi:
+			b = count + 1
+		default:
+			b = int64(float64(count)*(x-lo)/(hi-lo)) + 1
+		}
+	} else {
+		switch {
+		case x > lo:
+			b = 0
+		case x <= hi:
+			b = count + 1
+		default:
+			b = int64(float64(count)*(lo-x)/(lo-hi)) + 1
+		}
+	}
+	return intV(b), nil
+}
+
+// intervalFn is a function of one interval to an interval.
+func intervalFn(fn func(interval) interval) *builtin {
+	return &builtin{min: 1, args: []uint32{tInterval}, ret: tInterval, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		iv, err := parseInterval(a[0].s)
+		if err != nil {
+			return null, err
+		}
+		return textV(fn(iv).String()), nil
+	}}
+}
+
+// justifyHours moves whole days of the time into days (the time keeps the
+// sign the days take), as justify_hours does.
+func (iv interval) justifyHours() interval {
+	day := int64(86400e6)
+	iv.days += iv.micros / day
+	iv.micros %= day
+	if iv.days > 0 && iv.micros < 0 {
+		iv.micros += day
+		iv.days--
+	} else if iv.days < 0 && iv.micros > 0 {
+		iv.micros -= day
+		iv.days++
+	}
+	return iv
+}
+
+// justifyDays moves whole 30-day months of the days into months.
+func (iv interval) justifyDays() interval {
+	iv.months += iv.days / 30
+	iv.days %= 30
+	if iv.months > 0 && iv.days < 0 {
+		iv.days += 30
+		iv.months--
+	} else if iv.months < 0 && iv.days > 0 {
+		iv.days -= 30
+		iv.months++
+	}
+	return iv
+}
+
+// justify is justify_interval: whole days of the time into days, whole
+// months of the days into months, then the three fields given one sign.
+func (iv interval) justify() interval {
+	day := int64(86400e6)
+	iv.days += iv.micros / day
+	iv.micros %= day
+	iv.months += iv.days / 30
+	iv.days %= 30
+	switch {
+	case iv.months > 0 && (iv.days < 0 || iv.days == 0 && iv.micros < 0):
+		iv.days += 30
+		iv.months--
+	case iv.months < 0 && (iv.days > 0 || iv.days == 0 && iv.micros > 0):
+		iv.days -= 30
+		iv.months++
+	}
+	switch {
+	case iv.days > 0 && iv.micros < 0:
+		iv.micros += day
+		iv.days--
+	case iv.days < 0 && iv.micros > 0:
+		iv.micros -= day
+		iv.days++
+	}
+	return iv
+}
+
+// makeInterval is make_interval(years, months, weeks, days, hours, mins,
+// secs), each 0 when not given.
+func makeInterval(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	var f [7]float64
+	for i, v := range a {
+		f[i] = num(v)
+	}
+	iv := interval{months: int64(f[0])*12 + int64(f[1]), days: int64(f[2])*7 + int64(f[3])}
+	iv.micros = int64(f[4])*3600e6 + int64(f[5])*60e6 + int64(math.Round(f[6]*1e6))
+	return textV(iv.String()), nil
+}
+
+// makeTimestamp is make_timestamp(year, month, day, hour, min, sec), or
+// with zoned make_timestamptz, whose wall time is in its seventh
+// argument's zone or else the session's.
+func makeTimestamp(zoned bool) func(*evaluator, []Value, []uint32) (Value, error) {
+	return func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		y, mo, d, h, mi, sec := a[0].i, a[1].i, a[2].i, a[3].i, a[4].i, num(a[5])
+		if y == 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec >= 60 {
+			return null, errorf("22008", noPos, "date field value out of range: %d-%02d-%02d", y, mo, d)
+		}
+		typ, loc := uint32(tTimestamp), time.UTC
+		if zoned {
+			typ, loc = tTimestamptz, ev.zone()
+			if len(a) > 6 {
+				z, err := LoadZone(strings.TrimSpace(a[6].s))
+				if err != nil {
+					return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[6].s)
+				}
+				loc = z
+			}
+		}
+		whole, frac := math.Modf(sec)
+		out := time.Date(int(y), time.Month(mo), int(d), int(h), int(mi), int(whole), int(math.Round(frac*1e6))*1000, loc)
+		if out.Day() != int(d) {
+			return null, errorf("22008", noPos, "date field value out of range: %d-%02d-%02d", y, mo, d)
+		}
+		return timeValue(instantIfZoned(out, typ), typ), nil
+	}
+}
+
+// dateBin is date_bin(stride, source, origin): the start of the stride
+// -long bin, counted from origin, that source falls in.
+func dateBin(_ *evaluator, a []Value, t []uint32) (Value, error) {
+	iv, err := parseInterval(a[0].s)
+	if err != nil {
+		return null, err
+	}
+	if iv.months != 0 {
+		return null, errorf(CodeNotSupported, noPos, "timestamps cannot be binned into intervals containing months or years")
+	}
+	stride := iv.days*86400e6 + iv.micros
+	if stride <= 0 {
+		return null, errorf(CodeInvalidParameter, noPos, "stride must be greater than zero")
+	}
+	src, err := timeArg(a[1])
+	if err != nil {
+		return null, err
+	}
+	origin, err := timeArg(a[2])
+	if err != nil {
+		return null, err
+	}
+	delta := src.Sub(origin).Microseconds()
+	bin := delta / stride * stride
+	if delta < 0 && delta%stride != 0 {
+		bin -= stride
+	}
+	return timeValue(origin.Add(time.Duration(bin)*time.Microsecond), t[1]), nil
+}
