@@ -14,6 +14,9 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if v.isNull() || from == to {
 		return v, nil
 	}
+	if to == tTime {
+		return ev.castToTime(v, from)
+	}
 	if (to == tTimestamptz || to == tTimestamp || to == tDate) && v.k == kText {
 		return ev.castTime(v.s, from, to), nil
 	}

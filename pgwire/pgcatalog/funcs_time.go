@@ -50,6 +50,17 @@ func timeArg(v Value) (time.Time, error) {
 
 // datePart is extract(field FROM t) and date_part(field, t).
 func datePart(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	if t[1] == tTime {
+		us, err := parseTimeOfDay(a[1].s)
+		if err != nil {
+			return null, err
+		}
+		v, err := timeOfDayPart(strings.ToLower(a[0].s), us, false)
+		if v.k == kInt {
+			v = floatV(float64(v.i))
+		}
+		return v, err
+	}
 	ts, err := ev.localTime(a[1], t[1])
 	if err != nil {
 		return null, err
@@ -113,6 +124,13 @@ func datePart(ev *evaluator, a []Value, t []uint32) (Value, error) {
 // later give them (1588291200.500000).
 func extract(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	field := strings.ToLower(a[0].s)
+	if t[1] == tTime {
+		us, err := parseTimeOfDay(a[1].s)
+		if err != nil {
+			return null, err
+		}
+		return timeOfDayPart(field, us, true)
+	}
 	scale := map[string]int32{"epoch": 6, "second": 6, "milliseconds": 3}[field]
 	if scale == 0 || t[1] == tDate {
 		return datePart(ev, a, t)

@@ -233,13 +233,24 @@ func bindSQLValueFunction(x *pg_query.SQLValueFunction) (*cexpr, error) {
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
 		name = "current_schema"
 		fn = currentSchema
-	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N,
-		pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
 		name, typ = "current_timestamp", tTimestamptz
 		fn = func(ev *evaluator, _ *env) (Value, error) { return textV(ev.now.Format(timestampLayout)), nil }
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		name, typ = "localtimestamp", tTimestamp
+		fn = func(ev *evaluator, _ *env) (Value, error) { return timeValue(ev.now.In(ev.zone()), tTimestamp), nil }
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
-		name, typ = "current_date", 1082
-		fn = func(ev *evaluator, _ *env) (Value, error) { return textV(ev.now.Format("2006-01-02")), nil }
+		name, typ = "current_date", tDate
+		fn = func(ev *evaluator, _ *env) (Value, error) { return timeValue(ev.now.In(ev.zone()), tDate), nil }
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		name, typ = "localtime", tTime
+		fn = func(ev *evaluator, _ *env) (Value, error) { return timeOfDay(clockMicros(ev.now.In(ev.zone()))), nil }
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
+		name, typ = "current_time", 1266 // timetz: the time and the zone's offset
+		fn = func(ev *evaluator, _ *env) (Value, error) {
+			now := ev.now.In(ev.zone())
+			return textV(timeOfDay(clockMicros(now)).s + zoneOffset(now)), nil
+		}
 	default:
 		return nil, errorf(CodeNotSupported, x.Location, "unsupported SQL value function")
 	}

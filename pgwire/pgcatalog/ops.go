@@ -217,6 +217,9 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 	case "||":
 		return b.concatExpr(l, r), nil
 	case "+", "-", "*", "/", "%", "&", "|", "#", "<<", ">>":
+		if e, ok := b.timeOfDayArith(op, l, r); ok {
+			return e, nil
+		}
 		if e, ok := b.timeArith(op, l, r); ok {
 			return e, nil
 		}

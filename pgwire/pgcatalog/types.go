@@ -28,6 +28,7 @@ const (
 	tBpchar       = 1042
 	tVarchar      = 1043
 	tDate         = 1082
+	tTime         = 1083
 	tTimestamp    = 1114
 	tTimestamptz  = 1184
 	tInterval     = 1186
