@@ -397,6 +397,9 @@ func (b *binder) bindIndirection(ind *pg_query.A_Indirection, sc *scope) (*cexpr
 }
 
 func (b *binder) bindSubscript(arr *cexpr, ix *pg_query.A_Indices, sc *scope) (*cexpr, error) {
+	if arr.typ == tJSONB && !ix.IsSlice && ix.Uidx != nil {
+		return b.bindJSONBSubscript(arr, ix.Uidx, sc)
+	}
 	var lo, hi *cexpr
 	var err error
 	if ix.Lidx != nil {

@@ -1,7 +1,9 @@
 package pgcatalog
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -190,20 +192,12 @@ func (n *jsonNode) normalize() {
 }
 
 func sortJSONBKeys(keys []string) {
-	// Insertion sort: objects are small, and this keeps the file free of
-	// a comparator type.
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && jsonbKeyLess(keys[j], keys[j-1]); j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
+	slices.SortFunc(keys, func(a, b string) int {
+		if len(a) != len(b) {
+			return cmp.Compare(len(a), len(b))
 		}
-	}
-}
-
-func jsonbKeyLess(a, b string) bool {
-	if len(a) != len(b) {
-		return len(a) < len(b)
-	}
-	return a < b
+		return strings.Compare(a, b)
+	})
 }
 
 func (p *jsonParser) array(depth int) (*jsonNode, error) {

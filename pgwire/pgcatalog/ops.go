@@ -195,6 +195,9 @@ func (b *binder) unaryOp(op string, r *cexpr, pos int32) (*cexpr, error) {
 
 // binaryOp binds l op r.
 func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
+	if e, ok := b.jsonEditOp(op, l, r); ok {
+		return e, nil
+	}
 	if e, ok := b.jsonOp(op, l, r); ok {
 		return e, nil
 	}
