@@ -80,6 +80,8 @@ type scope struct {
 	aggs    *[]*aggSlot
 	wins    *[]*winSlot
 	srfs    *[]*srfSlot
+	// windows are the query's named windows (WINDOW w AS (...)).
+	windows map[string]*pg_query.WindowDef
 }
 
 func (s *scope) lookupCTE(name string) *cteDef {

@@ -97,6 +97,14 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	// The select list, HAVING and ORDER BY may hold aggregates, window
 	// functions and (the select list) set-returning functions.
 	sc.aggs, sc.wins, sc.srfs = &p.aggs, &p.wins, &p.srfs
+	for _, w := range s.WindowClause {
+		if def := w.GetWindowDef(); def != nil {
+			if sc.windows == nil {
+				sc.windows = map[string]*pg_query.WindowDef{}
+			}
+			sc.windows[def.Name] = def
+		}
+	}
 	for _, g := range s.GroupClause {
 		e, err := b.bindGroupKey(g, s.TargetList, sc)
 		if err != nil {

@@ -116,11 +116,13 @@ func (p *selectPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.distinct {
-		out = distinctRows(out, p.distinctKey())
-	}
+	// Sorting first makes DISTINCT ON keep the first row of each group in
+	// the ORDER BY's order, as PostgreSQL does.
 	if len(p.sort) > 0 {
 		sortRows(out, p.sort)
+	}
+	if p.distinct {
+		out = distinctRows(out, p.distinctKey())
 	}
 	if out, err = applyLimit(ev, out, p.limit, p.offset, outer); err != nil {
 		return nil, err

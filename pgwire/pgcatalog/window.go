@@ -6,31 +6,100 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
 
-// winSlot is a window function call: row_number, rank, dense_rank, or an
-// aggregate over the window (the whole partition without ORDER BY, else
-// the rows up to the current row's last peer).
+// Window functions: the ranking functions (row_number, rank, dense_rank,
+// percent_rank, cume_dist, ntile), the value functions (lag, lead,
+// first_value, last_value, nth_value) and every aggregate over a window.
+// A window is written inline or names one of the query's WINDOW clause
+// (OVER w, OVER (w ORDER BY x)); its frame is PostgreSQL's default (RANGE
+// UNBOUNDED PRECEDING to CURRENT ROW, the whole partition without ORDER
+// BY) or ROWS or RANGE between UNBOUNDED, CURRENT ROW and, for ROWS, n
+// PRECEDING or FOLLOWING.
+
+// winSlot is a window function call.
 type winSlot struct {
 	name      string
-	agg       *aggSlot
+	agg       *aggSlot // an aggregate over the frame
+	args      []*cexpr // a value or ranking function's arguments
 	partition []*cexpr
 	order     []*cexpr
 	keys      []sortKey
+	frame     winFrame
+}
+
+// winFrame is a window's frame: PostgreSQL's FRAMEOPTION bits and the
+// offsets of n PRECEDING and n FOLLOWING bounds.
+type winFrame struct {
+	options     int32
+	start, end  *cexpr
+	startOffset int64
+	endOffset   int64
+}
+
+// The FRAMEOPTION bits of PostgreSQL's nodes/parsenodes.h.
+const (
+	frameNonDefault         = 0x1
+	frameRange              = 0x2
+	frameRows               = 0x4
+	frameGroups             = 0x8
+	frameStartUnboundedPrec = 0x20
+	frameEndUnboundedFoll   = 0x100
+	frameStartCurrentRow    = 0x200
+	frameEndCurrentRow      = 0x400
+	frameStartOffsetPrec    = 0x800
+	frameEndOffsetPrec      = 0x1000
+	frameStartOffsetFoll    = 0x2000
+	frameEndOffsetFoll      = 0x4000
+	frameExclusions         = 0x8000 | 0x10000 | 0x20000
+	frameDefault            = frameRange | frameStartUnboundedPrec | frameEndCurrentRow
+)
+
+// winFuncs are the window functions that are not aggregates, with their
+// result types (0: the first argument's) and arities.
+var winFuncs = map[string]struct {
+	ret      uint32
+	min, max int
+}{
+	"row_number": {tInt8, 0, 0}, "rank": {tInt8, 0, 0}, "dense_rank": {tInt8, 0, 0},
+	"percent_rank": {tFloat8, 0, 0}, "cume_dist": {tFloat8, 0, 0}, "ntile": {tInt4, 1, 1},
+	"lag": {0, 1, 3}, "lead": {0, 1, 3}, "first_value": {0, 1, 1}, "last_value": {0, 1, 1}, "nth_value": {0, 2, 2},
 }
 
 func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cexpr, error) {
 	if sc.wins == nil {
 		return nil, errorf(CodeGrouping, fc.Location, "window functions are not allowed here")
 	}
-	if fc.Over.Name != "" || fc.Over.Refname != "" {
-		return nil, errorf(CodeNotSupported, fc.Location, "named windows are not supported in catalog queries")
+	def, err := sc.windowDef(fc.Over, fc.Over.Location)
+	if err != nil {
+		return nil, err
 	}
 	inner := *sc
 	inner.wins, inner.srfs = nil, nil
 	slot := &winSlot{name: name}
-	var typ uint32 = tInt8
-	switch name {
-	case "row_number", "rank", "dense_rank":
-	default:
+	var typ uint32
+	if wf, ok := winFuncs[name]; ok {
+		if slot.args, err = b.bindArgs(fc.Args, &inner); err != nil {
+			return nil, err
+		}
+		if len(slot.args) < wf.min || len(slot.args) > wf.max {
+			return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(slot.args))
+		}
+		typ = wf.ret
+		for i, a := range slot.args {
+			switch {
+			case i == 0 && typ == 0 && a.untyped:
+				slot.args[i] = b.coerce(a, tText)
+			case i > 0 || typ != 0:
+				if i == 2 { // lag's and lead's default takes the value's type
+					slot.args[i] = b.coerce(a, slot.args[0].typ)
+				} else {
+					slot.args[i] = b.coerce(a, tInt8)
+				}
+			}
+		}
+		if typ == 0 {
+			typ = slot.args[0].typ
+		}
+	} else {
 		def, ok := aggregates[name]
 		if !ok {
 			return nil, errorf(CodeUndefinedFunc, fc.Location, "window function %s does not exist", name)
@@ -44,11 +113,10 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 		}
 		slot.agg, typ = aggs[0], e.typ
 	}
-	var err error
-	if slot.partition, err = b.bindArgs(fc.Over.PartitionClause, &inner); err != nil {
+	if slot.partition, err = b.bindArgs(def.PartitionClause, &inner); err != nil {
 		return nil, err
 	}
-	for i, o := range fc.Over.OrderClause {
+	for i, o := range def.OrderClause {
 		sb := o.GetSortBy()
 		e, err := b.bindExpr(sb.Node, &inner)
 		if err != nil {
@@ -58,6 +126,9 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 		k.idx, k.typ = i, e.typ
 		slot.order, slot.keys = append(slot.order, e), append(slot.keys, k)
 	}
+	if slot.frame, err = b.bindFrame(def, &inner, fc.Location); err != nil {
+		return nil, err
+	}
 	*sc.wins = append(*sc.wins, slot)
 	idx := len(*sc.wins) - 1
 	return &cexpr{typ: typ, name: name, fn: func(_ *evaluator, e *env) (Value, error) {
@@ -66,6 +137,63 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 		}
 		return null, nil
 	}}, nil
+}
+
+// windowDef resolves a call's OVER clause against the query's named
+// windows: OVER w is w; OVER (w ORDER BY x) is w's partitioning with its
+// own ordering and frame.
+func (sc *scope) windowDef(over *pg_query.WindowDef, pos int32) (*pg_query.WindowDef, error) {
+	ref := over.Refname
+	if ref == "" && over.Name != "" && len(over.PartitionClause) == 0 && len(over.OrderClause) == 0 {
+		ref = over.Name
+	}
+	if ref == "" {
+		return over, nil
+	}
+	base, ok := sc.windows[ref]
+	if !ok {
+		return nil, errorf(CodeUndefinedObject, pos, "window \"%s\" does not exist", ref)
+	}
+	if ref == over.Name { // OVER w
+		return base, nil
+	}
+	out := &pg_query.WindowDef{PartitionClause: base.PartitionClause, OrderClause: base.OrderClause,
+		FrameOptions: base.FrameOptions, StartOffset: base.StartOffset, EndOffset: base.EndOffset}
+	if len(over.OrderClause) > 0 {
+		out.OrderClause = over.OrderClause
+	}
+	if over.FrameOptions&frameNonDefault != 0 {
+		out.FrameOptions, out.StartOffset, out.EndOffset = over.FrameOptions, over.StartOffset, over.EndOffset
+	}
+	return out, nil
+}
+
+// bindFrame binds a window's frame; GROUPS frames, RANGE offsets and
+// EXCLUDE are not built.
+func (b *binder) bindFrame(def *pg_query.WindowDef, sc *scope, pos int32) (winFrame, error) {
+	f := winFrame{options: def.FrameOptions}
+	if f.options&frameNonDefault == 0 {
+		f.options = frameDefault
+		return f, nil
+	}
+	offsets := int32(frameStartOffsetPrec | frameEndOffsetPrec | frameStartOffsetFoll | frameEndOffsetFoll)
+	if f.options&frameGroups != 0 || f.options&frameExclusions != 0 || f.options&frameRange != 0 && f.options&offsets != 0 {
+		return f, errorf(CodeNotSupported, pos, "this window frame is not supported in catalog queries (GROUPS, RANGE with an offset, EXCLUDE)")
+	}
+	var err error
+	if def.StartOffset != nil {
+		if f.start, err = b.bindExpr(def.StartOffset, sc); err != nil {
+			return f, err
+		}
+		f.start = b.coerce(f.start, tInt8)
+	}
+	if def.EndOffset != nil {
+		if f.end, err = b.bindExpr(def.EndOffset, sc); err != nil {
+			return f, err
+		}
+		f.end = b.coerce(f.end, tInt8)
+	}
+	return f, nil
 }
 
 type winRow struct {
@@ -79,6 +207,9 @@ func computeWindows(ev *evaluator, slots []*winSlot, envs []*env) error {
 		e.win = make([]Value, len(slots))
 	}
 	for si, s := range slots {
+		if err := s.frame.evalOffsets(ev); err != nil {
+			return err
+		}
 		parts := map[string][]winRow{}
 		var order []string
 		for _, e := range envs {
@@ -105,38 +236,204 @@ func computeWindows(ev *evaluator, slots []*winSlot, envs []*env) error {
 	return nil
 }
 
-func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
-	sort.SliceStable(rows, func(a, b int) bool { return lessRow(rows[a].order, rows[b].order, s.keys) })
-	rank, dense := 0, 0
-	for i, r := range rows {
-		if i == 0 || !peers(rows[i-1].order, r.order) {
-			rank, dense = i+1, dense+1
+// evalOffsets computes the frame's n PRECEDING and n FOLLOWING (constant
+// expressions, as PostgreSQL requires).
+func (f *winFrame) evalOffsets(ev *evaluator) error {
+	for _, o := range []struct {
+		e   *cexpr
+		dst *int64
+	}{{f.start, &f.startOffset}, {f.end, &f.endOffset}} {
+		if o.e == nil {
+			continue
 		}
-		switch s.name {
-		case "row_number":
-			r.e.win[si] = intV(int64(i + 1))
-		case "rank":
-			r.e.win[si] = intV(int64(rank))
-		case "dense_rank":
-			r.e.win[si] = intV(int64(dense))
-		default:
-			end := len(rows)
-			if len(s.keys) > 0 {
-				for end = i + 1; end < len(rows) && peers(rows[end].order, r.order); end++ {
-				}
-			}
-			frame := make([]*env, end)
-			for j := range frame {
-				frame[j] = rows[j].e
-			}
-			v, err := s.agg.compute(ev, frame)
-			if err != nil {
-				return err
-			}
-			r.e.win[si] = v
+		v, err := o.e.fn(ev, &env{})
+		if err != nil {
+			return err
 		}
+		if v.isNull() || v.i < 0 {
+			return errorf("22013", noPos, "frame starting or ending offset must not be null or negative")
+		}
+		*o.dst = v.i
 	}
 	return nil
+}
+
+// bounds returns the frame of row i of n rows: [start, end), given the
+// first and last+1 index of the row's peers.
+func (f *winFrame) bounds(i, n, peerStart, peerEnd int) (int, int) {
+	start, end := 0, n
+	switch {
+	case f.options&frameStartUnboundedPrec != 0:
+		start = 0
+	case f.options&frameStartCurrentRow != 0 && f.options&frameRows != 0:
+		start = i
+	case f.options&frameStartCurrentRow != 0:
+		start = peerStart
+	case f.options&frameStartOffsetPrec != 0:
+		start = i - int(min(f.startOffset, int64(n)))
+	case f.options&frameStartOffsetFoll != 0:
+		start = i + int(min(f.startOffset, int64(n)))
+	}
+	switch {
+	case f.options&frameEndUnboundedFoll != 0:
+		end = n
+	case f.options&frameEndCurrentRow != 0 && f.options&frameRows != 0:
+		end = i + 1
+	case f.options&frameEndCurrentRow != 0:
+		end = peerEnd
+	case f.options&frameEndOffsetPrec != 0:
+		end = i - int(min(f.endOffset, int64(n))) + 1
+	case f.options&frameEndOffsetFoll != 0:
+		end = i + int(min(f.endOffset, int64(n))) + 1
+	}
+	return max(start, 0), min(end, n)
+}
+
+func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
+	sort.SliceStable(rows, func(a, b int) bool { return lessRow(rows[a].order, rows[b].order, s.keys) })
+	n := len(rows)
+	// peerEnd[i] is one past the last peer of row i (all rows are peers
+	// without ORDER BY).
+	peerStart, peerEnd := make([]int, n), make([]int, n)
+	for i := range rows {
+		if i > 0 && (len(s.keys) == 0 || peers(rows[i-1].order, rows[i].order)) {
+			peerStart[i] = peerStart[i-1]
+		} else {
+			peerStart[i] = i
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		if i < n-1 && peerStart[i+1] == peerStart[i] {
+			peerEnd[i] = peerEnd[i+1]
+		} else {
+			peerEnd[i] = i + 1
+		}
+	}
+	dense := 0
+	var lastFrame [2]int
+	var lastVal Value
+	for i, r := range rows {
+		if ev != nil {
+			if err := ev.check(); err != nil {
+				return err
+			}
+		}
+		if peerStart[i] == i {
+			dense++
+		}
+		var v Value
+		var err error
+		switch s.name {
+		case "row_number":
+			v = intV(int64(i + 1))
+		case "rank":
+			v = intV(int64(peerStart[i] + 1))
+		case "dense_rank":
+			v = intV(int64(dense))
+		case "percent_rank":
+			v = floatV(0)
+			if n > 1 {
+				v = floatV(float64(peerStart[i]) / float64(n-1))
+			}
+		case "cume_dist":
+			v = floatV(float64(peerEnd[i]) / float64(n))
+		case "ntile":
+			v, err = s.ntile(ev, r.e, i, n)
+		case "lag", "lead":
+			v, err = s.shifted(ev, rows, i)
+		default:
+			start, end := s.frame.bounds(i, n, peerStart[i], peerEnd[i])
+			if i > 0 && s.agg != nil && lastFrame == [2]int{start, end} {
+				v = lastVal // the same frame as the row before (its peers)
+				break
+			}
+			v, err = s.framed(ev, rows, start, end)
+			lastFrame, lastVal = [2]int{start, end}, v
+		}
+		if err != nil {
+			return err
+		}
+		r.e.win[si] = v
+	}
+	return nil
+}
+
+// ntile is the bucket of row i of n when the partition is split into as
+// equal buckets as it can be, the larger ones first.
+func (s *winSlot) ntile(ev *evaluator, e *env, i, n int) (Value, error) {
+	bv, err := s.args[0].fn(ev, e)
+	if err != nil || bv.isNull() {
+		return null, err
+	}
+	buckets := bv.i
+	if buckets <= 0 {
+		return null, errorf("22014", noPos, "argument of ntile must be greater than zero")
+	}
+	per, extra := int64(n)/buckets, int64(n)%buckets
+	// The first extra buckets hold per+1 rows.
+	pos := int64(i)
+	if big := extra * (per + 1); pos < big {
+		return intV(pos/(per+1) + 1), nil
+	} else {
+		return intV(extra + (pos-big)/max(per, 1) + 1), nil
+	}
+}
+
+// shifted is lag (the row offset before) or lead (after), or the default
+// when there is no such row.
+func (s *winSlot) shifted(ev *evaluator, rows []winRow, i int) (Value, error) {
+	e := rows[i].e
+	offset := int64(1)
+	if len(s.args) > 1 {
+		o, err := s.args[1].fn(ev, e)
+		if err != nil || o.isNull() {
+			return null, err
+		}
+		offset = o.i
+	}
+	if s.name == "lag" {
+		offset = -offset
+	}
+	j := int64(i) + offset
+	if j < 0 || j >= int64(len(rows)) {
+		if len(s.args) > 2 {
+			return s.args[2].fn(ev, e)
+		}
+		return null, nil
+	}
+	return s.args[0].fn(ev, rows[j].e)
+}
+
+// framed computes an aggregate, first_value, last_value or nth_value over
+// rows[start:end].
+func (s *winSlot) framed(ev *evaluator, rows []winRow, start, end int) (Value, error) {
+	if s.agg != nil {
+		frame := make([]*env, 0, max(end-start, 0))
+		for j := start; j < end; j++ {
+			frame = append(frame, rows[j].e)
+		}
+		return s.agg.compute(ev, frame)
+	}
+	if start >= end {
+		return null, nil
+	}
+	pick := start
+	switch s.name {
+	case "last_value":
+		pick = end - 1
+	case "nth_value":
+		nv, err := s.args[1].fn(ev, rows[start].e)
+		if err != nil || nv.isNull() {
+			return null, err
+		}
+		if nv.i <= 0 {
+			return null, errorf("22016", noPos, "argument of nth_value must be greater than zero")
+		}
+		if pick = start + int(nv.i) - 1; pick >= end {
+			return null, nil
+		}
+	}
+	return s.args[0].fn(ev, rows[pick].e)
 }
 
 func peers(a, b []Value) bool {
