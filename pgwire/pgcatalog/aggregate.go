@@ -86,10 +86,29 @@ func aggregateDefs() map[string]*aggDef {
 		"bool_and": {ret: constType(tBool), final: boolFold(true)},
 		"every":    {ret: constType(tBool), final: boolFold(true)},
 		"bool_or":  {ret: constType(tBool), final: boolFold(false)},
+		"bit_and":  {ret: firstType, final: bitFold(func(a, b int64) int64 { return a & b })},
+		"bit_or":   {ret: firstType, final: bitFold(func(a, b int64) int64 { return a | b })},
+		"bit_xor":  {ret: firstType, final: bitFold(func(a, b int64) int64 { return a ^ b })},
 	}
 }
 
 func firstType(t []uint32) uint32 { return outputType(t[0]) }
+
+// bitFold is bit_and, bit_or or bit_xor of the non-NULL integers (NULL
+// for none).
+func bitFold(op func(a, b int64) int64) func(*evaluator, [][]Value, []uint32) (Value, error) {
+	return func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+		vals := nonNull(in)
+		if len(vals) == 0 {
+			return null, nil
+		}
+		acc := vals[0].i
+		for _, v := range vals[1:] {
+			acc = op(acc, v.i)
+		}
+		return intV(acc), nil
+	}
+}
 
 func sumType(t []uint32) uint32 {
 	switch t[0] {

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -115,6 +116,13 @@ func init() {
 			}
 		}
 		return textV(strings.Join(parts, a[0].s)), nil
+	}})
+	register("similar_to_escape", &builtin{min: 1, max: 2, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		esc := `\`
+		if len(a) > 1 {
+			esc = a[1].s
+		}
+		return similarToRegex(a[0].s, esc)
 	}})
 	register("md5", textFn(1, func(_ *evaluator, a []Value) string { return md5Hex(a[0].s) }))
 	for _, left := range []bool{true, false} {
@@ -252,4 +260,46 @@ func translate(s, from, to string) string {
 		}
 	}
 	return sb.String()
+}
+
+// similarToRegex converts a SIMILAR TO pattern to the regular expression
+// it means, as PostgreSQL's similar_to_escape does: anchored at both ends,
+// % any text, _ any character, . and a backslash literal, ( a
+// non-capturing group, the escape character making the next one literal,
+// and the other regular-expression operators (| * + ? {} []) as they are.
+func similarToRegex(pattern, escape string) (Value, error) {
+	if utf8.RuneCountInString(escape) > 1 {
+		return null, errorf(CodeInvalidEscape, noPos, "invalid escape string")
+	}
+	var b strings.Builder
+	b.WriteString("^(?:")
+	inClass, escaped := false, false
+	for _, c := range pattern {
+		switch {
+		case escaped:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+			escaped = false
+		case escape != "" && string(c) == escape:
+			escaped = true
+		case inClass:
+			b.WriteRune(c)
+			inClass = c != ']'
+		case c == '%':
+			b.WriteString(".*")
+		case c == '_':
+			b.WriteByte('.')
+		case c == '(':
+			b.WriteString("(?:")
+		case c == '.' || c == '\\' || c == '^' || c == '$':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		case c == '[':
+			inClass = true
+			b.WriteRune(c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteString(")$")
+	return textV(b.String()), nil
 }

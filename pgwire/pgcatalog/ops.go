@@ -68,7 +68,14 @@ func (b *binder) bindAExpr(a *pg_query.A_Expr, sc *scope) (*cexpr, error) {
 			}
 			return x, nil
 		}}, nil
-	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+	case pg_query.A_Expr_Kind_AEXPR_SIMILAR: // the pattern is similar_to_escape(...), a regex
+		l, r, err := b.bindPair(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		return b.binaryOp(op, l, r, a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN,
+		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		l, err := b.bindExpr(a.Lexpr, sc)
 		if err != nil {
 			return nil, err
@@ -91,7 +98,19 @@ func (b *binder) bindAExpr(a *pg_query.A_Expr, sc *scope) (*cexpr, error) {
 			return nil, err
 		}
 		e := andAll([]*cexpr{ge, le})
-		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN {
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM || a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
+			// SYMMETRIC: either bound may be the lower one.
+			geHi, err := b.binaryOp(">=", l, hi, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			leLo, err := b.binaryOp("<=", l, lo, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			e = orAll([]*cexpr{e, andAll([]*cexpr{geHi, leLo})})
+		}
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN || a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
 			e = notExpr(e)
 		}
 		return e, nil
