@@ -379,10 +379,20 @@ func (s *aggSlot) inputTypes() []uint32 {
 // computes each group's aggregates. Without GROUP BY there is exactly one
 // group, even over no rows.
 func (p *selectPlan) group(ev *evaluator, envs []*env, outer *env) ([]*env, error) {
+	if p.groupSets != nil {
+		return p.groupSetsRun(ev, envs, outer)
+	}
+	return p.groupOnce(ev, envs, outer, p.groupKeys, nil)
+}
+
+// groupOnce groups envs by keys, computes each group's aggregates, and
+// keeps the groups HAVING accepts; setup, when set, adjusts each group's
+// env first (grouping sets).
+func (p *selectPlan) groupOnce(ev *evaluator, envs []*env, outer *env, keys []*cexpr, setup func(g *env)) ([]*env, error) {
 	var order []string
 	groups := map[string][]*env{}
 	for _, e := range envs {
-		vals, err := evalArgs(ev, e, p.groupKeys)
+		vals, err := evalArgs(ev, e, keys)
 		if err != nil {
 			return nil, err
 		}
@@ -392,7 +402,7 @@ func (p *selectPlan) group(ev *evaluator, envs []*env, outer *env) ([]*env, erro
 		}
 		groups[k] = append(groups[k], e)
 	}
-	if len(p.groupKeys) == 0 && len(order) == 0 {
+	if len(keys) == 0 && len(order) == 0 {
 		order = append(order, "")
 	}
 	out := make([]*env, 0, len(order))
@@ -401,6 +411,9 @@ func (p *selectPlan) group(ev *evaluator, envs []*env, outer *env) ([]*env, erro
 		g := &env{outer: outer, aggs: make([]Value, len(p.aggs))}
 		if len(members) > 0 {
 			g.row = members[0].row
+		}
+		if setup != nil {
+			setup(g)
 		}
 		for i, s := range p.aggs {
 			v, err := s.compute(ev, members)

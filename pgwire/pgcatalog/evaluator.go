@@ -130,4 +130,7 @@ type env struct {
 	aggs  []Value
 	win   []Value
 	srf   []Value
+	// leftOut marks the GROUP BY keys a group's grouping set leaves out
+	// (grouping.go); nil without grouping sets.
+	leftOut []bool
 }

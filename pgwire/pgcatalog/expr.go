@@ -128,6 +128,8 @@ func (b *binder) bindExpr(n *pg_query.Node, sc *scope) (*cexpr, error) {
 		return b.bindParam(x.ParamRef)
 	case *pg_query.Node_TypeCast:
 		return b.bindTypeCast(x.TypeCast, sc)
+	case *pg_query.Node_GroupingFunc:
+		return b.bindGrouping(x.GroupingFunc, sc)
 	case *pg_query.Node_AExpr:
 		return b.bindAExpr(x.AExpr, sc)
 	case *pg_query.Node_BoolExpr:

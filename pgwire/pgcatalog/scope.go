@@ -82,6 +82,8 @@ type scope struct {
 	srfs    *[]*srfSlot
 	// windows are the query's named windows (WINDOW w AS (...)).
 	windows map[string]*pg_query.WindowDef
+	// groupKeys identify the GROUP BY keys (nodeKey), for GROUPING().
+	groupKeys []string
 }
 
 func (s *scope) lookupCTE(name string) *cteDef {

@@ -105,12 +105,8 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 			sc.windows[def.Name] = def
 		}
 	}
-	for _, g := range s.GroupClause {
-		e, err := b.bindGroupKey(g, s.TargetList, sc)
-		if err != nil {
-			return nil, err
-		}
-		p.groupKeys = append(p.groupKeys, e)
+	if err := b.bindGroupBy(s.GroupClause, s.TargetList, sc, p); err != nil {
+		return nil, err
 	}
 	if err := b.bindTargets(p, s.TargetList, sc); err != nil {
 		return nil, err
@@ -192,19 +188,6 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 	}
 	p.nvisible = len(p.targets)
 	return nil
-}
-
-// bindGroupKey binds a GROUP BY item: a select-list position, an output
-// column name, or an expression over the FROM clause.
-func (b *binder) bindGroupKey(n *pg_query.Node, targets []*pg_query.Node, sc *scope) (*cexpr, error) {
-	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
-		k := int(c.GetIval().Ival)
-		if k < 1 || k > len(targets) {
-			return nil, errorf(CodeUndefinedColumn, c.Location, "GROUP BY position %d is not in select list", k)
-		}
-		n = targets[k-1].GetResTarget().Val
-	}
-	return b.bindExpr(n, sc)
 }
 
 // bindSortKey resolves an ORDER BY item: a position or output column name

@@ -17,6 +17,8 @@ type selectPlan struct {
 	whereConst bool
 	grouped    bool
 	groupKeys  []*cexpr
+	groupRefs  [][]int // the columns each key reads
+	groupSets  [][]int // the grouping sets, as key indexes; nil: all keys, once
 	aggs       []*aggSlot
 	having     *cexpr
 	wins       []*winSlot
