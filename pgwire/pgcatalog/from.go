@@ -5,8 +5,9 @@ import (
 )
 
 // bindFrom binds the FROM list; items separated by commas are cross-joined.
-// Items do not see each other (no LATERAL), but they may reference
-// enclosing queries through sc.parent.
+// Items see the items before them only when LATERAL (a subquery marked
+// so, or a function that reads them); all may reference enclosing queries
+// through sc.parent.
 func (b *binder) bindFrom(items []*pg_query.Node, sc *scope) (plan, error) {
 	if len(items) == 0 {
 		return oneRowPlan{}, nil
@@ -16,12 +17,17 @@ func (b *binder) bindFrom(items []*pg_query.Node, sc *scope) (plan, error) {
 	}
 	p := &crossPlan{}
 	for i, it := range items {
-		if rf := it.GetRangeFunction(); rf != nil && i > 0 {
-			lp, err := b.bindLateral(rf, p, sc)
+		if i > 0 {
+			right, err := b.bindLateralItem(it, p.cols, sc)
 			if err != nil {
 				return nil, err
 			}
-			if lp != nil {
+			if right != nil {
+				var left plan = p
+				if len(p.items) == 1 {
+					left = p.items[0]
+				}
+				lp := &lateralPlan{left: left, right: right, cols: concatCols(p.cols, right.columns())}
 				p = &crossPlan{items: []plan{lp}, offs: []int{0}, cols: lp.cols}
 				continue
 			}
@@ -40,29 +46,39 @@ func (b *binder) bindFrom(items []*pg_query.Node, sc *scope) (plan, error) {
 	return p, nil
 }
 
-// bindLateral binds a function in FROM that reads the columns of the items
-// before it (left), as PostgreSQL lets a function do (an implicit
-// LATERAL): jsonb_each(t.cf) next to t. It returns nil when the function
-// reads none of them.
-func (b *binder) bindLateral(rf *pg_query.RangeFunction, left *crossPlan, sc *scope) (*lateralPlan, error) {
+// bindLateralItem binds a FROM item that reads the columns of the items
+// before it (leftCols): a LATERAL subquery, or a function that reads them,
+// as PostgreSQL lets a function do (an implicit LATERAL: jsonb_each(t.cf)
+// next to t). It returns nil for any other item.
+func (b *binder) bindLateralItem(n *pg_query.Node, leftCols []scopeCol, sc *scope) (plan, error) {
 	reads := false
-	lat := &scope{cols: left.cols, parent: sc.parent, refHook: func(int) { reads = true }}
-	fp, err := b.bindRangeFunction(rf, &scope{parent: lat, cteOuter: sc.cteOuter, ctes: sc.ctes})
-	if err != nil || !reads {
-		return nil, nil // bound again as an ordinary item, which reports any error
+	lat := &scope{cols: leftCols, parent: sc.parent, refHook: func(int) { reads = true }}
+	if rs := n.GetRangeSubselect(); rs != nil && rs.Lateral {
+		p, err := b.bindSubselect(rs, lat, sc)
+		if err != nil || !reads {
+			return nil, err // one that reads nothing before it is an ordinary item
+		}
+		return p, nil
 	}
-	var l plan = left
-	if len(left.items) == 1 {
-		l = left.items[0]
+	if rf := n.GetRangeFunction(); rf != nil {
+		fp, err := b.bindRangeFunction(rf, &scope{parent: lat, cteOuter: sc.cteOuter, ctes: sc.ctes})
+		if err != nil || !reads {
+			return nil, nil // bound again as an ordinary item, which reports any error
+		}
+		return fp, nil
 	}
-	return &lateralPlan{left: l, fn: fp, cols: concatCols(left.cols, fp.cols)}, nil
+	return nil, nil
 }
 
-// lateralPlan joins each row of left with the rows fn returns for it.
+// lateralPlan joins each row of left with the rows right returns for it
+// (right runs with the left row as its outer row). on, when set, is a
+// JOIN's condition over the joined row; a LEFT JOIN keeps a left row that
+// joins nothing, NULL-extended.
 type lateralPlan struct {
-	left plan
-	fn   *funcScanPlan
-	cols []scopeCol
+	left, right plan
+	cols        []scopeCol
+	on          *cexpr
+	leftJoin    bool
 }
 
 func (p *lateralPlan) columns() []scopeCol { return p.cols }
@@ -72,14 +88,29 @@ func (p *lateralPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	width := len(p.right.columns())
 	var out [][]Value
 	for _, l := range lrows {
-		frows, err := p.fn.run(ev, &env{row: l, outer: outer})
+		rrows, err := p.right.run(ev, &env{row: l, outer: outer})
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range frows {
-			out = append(out, concatValues(l, f))
+		joined := false
+		for _, r := range rrows {
+			row := concatValues(l, r)
+			if p.on != nil {
+				v, err := p.on.fn(ev, &env{row: row, outer: outer})
+				if err != nil {
+					return nil, err
+				}
+				if !v.truthy() {
+					continue
+				}
+			}
+			out, joined = append(out, row), true
+		}
+		if !joined && p.leftJoin {
+			out = append(out, concatValues(l, make([]Value, width)))
 		}
 	}
 	return out, nil
@@ -100,29 +131,8 @@ func (b *binder) bindFromItem(n *pg_query.Node, sc *scope) (plan, error) {
 	case n.GetJoinExpr() != nil:
 		return b.bindJoin(n.GetJoinExpr(), sc)
 	case n.GetRangeSubselect() != nil:
-		rs := n.GetRangeSubselect()
-		if rs.Lateral {
-			return nil, errorf(CodeNotSupported, noPos, "LATERAL is not supported in catalog queries")
-		}
-		q, err := b.bindQuery(rs.Subquery.GetSelectStmt(), sc.parent, sc)
-		if err != nil {
-			return nil, err
-		}
-		alias := ""
-		var colnames []string
-		if rs.Alias != nil {
-			alias, colnames = rs.Alias.Aliasname, strs(rs.Alias.Colnames)
-		}
-		cols := q.root.columns()
-		out := make([]scopeCol, len(cols))
-		for i, c := range cols {
-			c.rel = alias
-			if i < len(colnames) {
-				c.name = colnames[i]
-			}
-			out[i] = c
-		}
-		return &subqueryPlan{q: q, cols: out}, nil
+		// A LATERAL subquery first in FROM has nothing before it to read.
+		return b.bindSubselect(n.GetRangeSubselect(), sc.parent, sc)
 	case n.GetRangeFunction() != nil:
 		return b.bindRangeFunction(n.GetRangeFunction(), &scope{parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes})
 	}
@@ -202,6 +212,31 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 	return nil, errorf(CodeUndefinedTable, rv.Location, "relation %q does not exist", name)
 }
 
+// bindSubselect binds a subquery in FROM, whose references resolve in
+// parent (the enclosing query's scope, or for a LATERAL one the FROM items
+// before it).
+func (b *binder) bindSubselect(rs *pg_query.RangeSubselect, parent, sc *scope) (plan, error) {
+	q, err := b.bindQuery(rs.Subquery.GetSelectStmt(), parent, sc)
+	if err != nil {
+		return nil, err
+	}
+	alias := ""
+	var colnames []string
+	if rs.Alias != nil {
+		alias, colnames = rs.Alias.Aliasname, strs(rs.Alias.Colnames)
+	}
+	cols := q.root.columns()
+	out := make([]scopeCol, len(cols))
+	for i, c := range cols {
+		c.rel = alias
+		if i < len(colnames) {
+			c.name = colnames[i]
+		}
+		out[i] = c
+	}
+	return &subqueryPlan{q: q, cols: out}, nil
+}
+
 func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
 	if j.IsNatural {
 		return nil, errorf(CodeNotSupported, noPos, "NATURAL JOIN is not supported in catalog queries")
@@ -209,6 +244,12 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
 	l, err := b.bindFromItem(j.Larg, sc)
 	if err != nil {
 		return nil, err
+	}
+	if lr, err := b.bindLateralItem(j.Rarg, l.columns(), sc); err != nil || lr != nil {
+		if err != nil {
+			return nil, err
+		}
+		return b.bindLateralJoin(j, l, lr, sc)
 	}
 	r, err := b.bindFromItem(j.Rarg, sc)
 	if err != nil {
@@ -236,6 +277,33 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
 		}
 	}
 	p.eq, p.eqSwap = pickEq(p.conds, nl, len(p.cols))
+	return p, nil
+}
+
+// bindLateralJoin binds l JOIN LATERAL r: an inner (or CROSS) join or a
+// LEFT JOIN, with ON evaluated per joined row.
+func (b *binder) bindLateralJoin(j *pg_query.JoinExpr, l, r plan, sc *scope) (plan, error) {
+	p := &lateralPlan{left: l, right: r, cols: concatCols(l.columns(), r.columns())}
+	switch j.Jointype {
+	case pg_query.JoinType_JOIN_INNER:
+	case pg_query.JoinType_JOIN_LEFT:
+		p.leftJoin = true
+	default:
+		e := errorf("42P10", noPos, "invalid reference to FROM-clause entry")
+		e.Detail = "The combining JOIN type must be INNER or LEFT for a LATERAL reference."
+		return nil, e
+	}
+	if len(j.UsingClause) > 0 {
+		return nil, errorf(CodeNotSupported, noPos, "JOIN LATERAL ... USING is not supported in catalog queries")
+	}
+	if j.Quals != nil {
+		js := &scope{cols: p.cols, parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes}
+		on, err := b.bindBool(j.Quals, js, "JOIN/ON")
+		if err != nil {
+			return nil, err
+		}
+		p.on = on
+	}
 	return p, nil
 }
 
