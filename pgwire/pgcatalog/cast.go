@@ -40,10 +40,13 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		return textV(strconv.FormatBool(v.b)), nil
 	}
 	if isTextType(to) || to == tNodeTree {
-		if v.k == kText && from != tTimestamptz { // an instant reads in the session's zone
+		if v.k == kText && from != tTimestamptz && from != tBpchar { // an instant reads in the session's zone
 			return castText(v.s, to), nil
 		}
-		return castText(ev.text(v, from), to), nil
+		if to == tBpchar {
+			return castText(ev.text(v, from), to), nil
+		}
+		return castText(ev.asText(v, from), to), nil
 	}
 	switch kindOf(to) {
 	case kBool:

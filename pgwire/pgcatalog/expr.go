@@ -311,7 +311,11 @@ func (b *binder) bindTypeCast(tc *pg_query.TypeCast, sc *scope) (*cexpr, error) 
 		e = &cexpr{fn: arg.fn, typ: arg.typ, fields: arg.fields}
 	}
 	e.name, e.weak, e.untyped, e.param, e.isConst = name, weak, false, 0, false
-	return e, nil
+	mods, err := typmods(tc.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	return withTypmod(e, to, mods, tc.TypeName.Location)
 }
 
 func (b *binder) bindArgs(args []*pg_query.Node, sc *scope) ([]*cexpr, error) {

@@ -20,8 +20,12 @@ func init() {
 	register("lower", textFn(1, func(_ *evaluator, a []Value) string { return strings.ToLower(a[0].s) }))
 	register("upper", textFn(1, func(_ *evaluator, a []Value) string { return strings.ToUpper(a[0].s) }))
 	for _, n := range []string{"length", "char_length", "character_length"} {
-		register(n, &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-			return intV(int64(utf8.RuneCountInString(a[0].s))), nil
+		register(n, &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+			s := a[0].s
+			if t[0] == tBpchar { // char(n)'s padding does not count
+				s = strings.TrimRight(s, " ")
+			}
+			return intV(int64(utf8.RuneCountInString(s))), nil
 		}})
 	}
 	register("octet_length", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {

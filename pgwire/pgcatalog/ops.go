@@ -367,8 +367,17 @@ func (b *binder) concatExpr(l, r *cexpr) *cexpr {
 		if err != nil || x.isNull() || y.isNull() {
 			return null, err
 		}
-		return textV(ev.text(x, lt) + ev.text(y, rt)), nil
+		return textV(ev.asText(x, lt) + ev.asText(y, rt)), nil
 	}}
+}
+
+// asText is a value as text reads it: its output form, but a char(n)'s
+// padding spaces dropped (bpchar's cast to text).
+func (ev *evaluator) asText(v Value, typ uint32) string {
+	if typ == tBpchar {
+		return strings.TrimRight(ev.text(v, typ), " ")
+	}
+	return ev.text(v, typ)
 }
 
 func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
