@@ -159,9 +159,15 @@ func jsonAgg(typ uint32) func(*evaluator, [][]Value, []uint32) (Value, error) {
 		}
 		var b strings.Builder
 		b.WriteByte('[')
+		// Rows and arrays each start a line of their own, as PostgreSQL's
+		// json_agg writes them.
+		sep := ", "
+		if t[0] == tRecord || isArrayType(t[0]) {
+			sep = ", \n "
+		}
 		for i, r := range in {
 			if i > 0 {
-				b.WriteString(", ")
+				b.WriteString(sep)
 			}
 			ev.writeJSON(&b, r[0], t[0])
 		}

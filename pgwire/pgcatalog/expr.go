@@ -187,11 +187,54 @@ func (b *binder) bindColumnRef(cr *pg_query.ColumnRef, sc *scope) (*cexpr, error
 				return e, tErr
 			}
 		}
-		// A bare name may be a whole-row reference to a range variable,
-		// which catalog queries do not need.
+		if len(f) == 1 {
+			if e, ok := sc.wholeRow(name); ok { // a range variable as a record: row_to_json(t)
+				return e, nil
+			}
+		}
 		return nil, err
 	}
 	return colRef(levels, idx, col), nil
+}
+
+// wholeRow binds a whole-row reference to the range variable rel: a record
+// of its columns, named as they are; ok is false when no level has rel.
+func (sc *scope) wholeRow(rel string) (*cexpr, bool) {
+	var fields []colDef
+	var cols []*cexpr
+	for s := sc; s != nil && len(cols) == 0; s = s.parent {
+		for _, c := range s.cols {
+			if c.rel != rel {
+				continue
+			}
+			levels, idx, col, err := sc.resolve("", rel, c.name, noPos)
+			if err != nil {
+				return nil, false
+			}
+			cols = append(cols, colRef(levels, idx, col))
+			fields = append(fields, colDef{name: c.name, typ: outputType(c.typ)})
+		}
+	}
+	if len(cols) == 0 {
+		return nil, false
+	}
+	names, types := fieldNames(fields)
+	return &cexpr{typ: tRecord, name: rel, fields: fields, fn: func(ev *evaluator, e *env) (Value, error) {
+		vals, err := evalArgs(ev, e, cols)
+		if err != nil {
+			return null, err
+		}
+		return Value{k: kRecord, a: vals, names: names, types: types}, nil
+	}}, true
+}
+
+// fieldNames are a record's field names and types.
+func fieldNames(fields []colDef) ([]string, []uint32) {
+	names, types := make([]string, len(fields)), make([]uint32, len(fields))
+	for i, f := range fields {
+		names[i], types[i] = f.name, f.typ
+	}
+	return names, types
 }
 
 // bindTableOID binds the system column tableoid (psql's \dd and \dL
@@ -365,16 +408,13 @@ func (b *binder) bindRow(elems []*pg_query.Node, sc *scope) (*cexpr, error) {
 	for i, a := range args {
 		fields = append(fields, colDef{name: "f" + itoa(int64(i+1)), typ: outputType(a.typ)})
 	}
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.name
-	}
+	names, types := fieldNames(fields)
 	return &cexpr{typ: tRecord, name: "row", fields: fields, fn: func(ev *evaluator, e *env) (Value, error) {
 		vals, err := evalArgs(ev, e, args)
 		if err != nil {
 			return null, err
 		}
-		return Value{k: kRecord, a: vals, names: names}, nil
+		return Value{k: kRecord, a: vals, names: names, types: types}, nil
 	}}, nil
 }
 

@@ -225,6 +225,17 @@ func (ev *evaluator) writeJSON(b *strings.Builder, v Value, typ uint32) {
 			ev.writeJSON(b, e, elem)
 		}
 		b.WriteByte(']')
+	case v.k == kRecord && len(v.names) == len(v.a): // a row: an object of its named fields
+		b.WriteByte('{')
+		for i, f := range v.a {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, v.names[i])
+			b.WriteByte(':')
+			ev.writeJSON(b, f, fieldType(v, i))
+		}
+		b.WriteByte('}')
 	case v.k == kBool:
 		b.WriteString(map[bool]string{true: "true", false: "false"}[v.b])
 	case v.k == kInt && !isRegType(typ) && typ != tOid:

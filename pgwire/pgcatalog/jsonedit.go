@@ -405,17 +405,21 @@ func init() {
 			}
 			writeJSONString(&b, name)
 			b.WriteByte(':')
-			ev.writeJSON(&b, v, kindType(v))
+			ev.writeJSON(&b, v, fieldType(a[0], i))
 		}
 		b.WriteByte('}')
 		return textV(b.String()), nil
 	}})
 }
 
-// kindType is a type for a value whose static type is lost (a record's
-// field): numbers stay numbers in JSON, the rest is text.
-func kindType(v Value) uint32 {
-	switch v.k {
+// fieldType is the type of field i of record rec: its static type when the
+// record carries it, else one its value's kind suggests (numbers stay
+// numbers in JSON, the rest is text).
+func fieldType(rec Value, i int) uint32 {
+	if i < len(rec.types) {
+		return rec.types[i]
+	}
+	switch rec.a[i].k {
 	case kBool:
 		return tBool
 	case kInt:

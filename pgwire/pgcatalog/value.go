@@ -33,6 +33,7 @@ type Value struct {
 	s     string
 	a     []Value
 	names []string // field names of a record
+	types []uint32 // field types of a record (nil: unknown)
 	nat   *native  // a scanned table value's Datum.Native (usertable.go)
 }
 
