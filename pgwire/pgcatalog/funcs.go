@@ -61,8 +61,13 @@ func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) 
 	if err != nil {
 		return nil, err
 	}
+	return b.applyBuiltin(name, f, args, fc.Location)
+}
+
+// applyBuiltin calls the builtin f (named name) on bound arguments.
+func (b *binder) applyBuiltin(name string, f *builtin, args []*cexpr, pos int32) (*cexpr, error) {
 	if len(args) < f.min || (f.max >= 0 && len(args) > f.max) {
-		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(args))
+		return nil, errorf(CodeUndefinedFunc, pos, "function %s(%s) does not exist", name, typeList(args))
 	}
 	for i, a := range args {
 		if a.untyped {

@@ -105,13 +105,24 @@ func init() {
 		return floatV(x / b), nil
 	}})
 	for _, name := range []string{"power", "pow"} {
-		register(name, &builtin{min: 2, args: []uint32{tNumeric}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		register(name, &builtin{min: 2, args: []uint32{tNumeric}, retFn: powerType, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
 			x, y := num(a[0]), num(a[1])
 			if x == 0 && y < 0 {
 				return null, errorf("2201F", noPos, "zero raised to a negative power is undefined")
 			}
 			if x < 0 && y != math.Trunc(y) {
 				return null, errorf("2201F", noPos, "a negative number raised to a non-integer power yields a complex result")
+			}
+			if powerType(t) == tNumeric && y == math.Trunc(y) && math.Abs(y) <= math.MaxInt32 {
+				base, err := numericOf(a[0])
+				if err != nil {
+					return null, err
+				}
+				p, err := base.powInt(int64(y))
+				if err != nil {
+					return null, err
+				}
+				return numericV(p), nil
 			}
 			return floatV(math.Pow(x, y)), nil
 		}})
@@ -145,6 +156,14 @@ func init() {
 func num(v Value) float64 {
 	f, _ := v.asFloat()
 	return f
+}
+
+// powerType is power's result type: numeric when either argument is.
+func powerType(t []uint32) uint32 {
+	if t[0] == tNumeric || t[1] == tNumeric {
+		return tNumeric
+	}
+	return tFloat8
 }
 
 // logType is log's result type: log(b, x) has only a numeric form.

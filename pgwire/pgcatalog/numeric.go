@@ -371,6 +371,38 @@ func (n *numeric) sqrtScale() int32 {
 	return min(max(int32(minSignificantDigits-sweight), n.scale, 0), maxNumericScale)
 }
 
+// powInt is n raised to the integer e at the scale PostgreSQL's power_var
+// picks for an integer exponent: 16 places, or the base's if it has more.
+// The power is exact before it is rounded.
+func (n *numeric) powInt(e int64) (*numeric, error) {
+	if n.nan {
+		return n, nil
+	}
+	scale := min(max(int32(minSignificantDigits), n.scale), maxNumericScale)
+	if e == 0 {
+		return numericFromInt(1).round(scale, false), nil
+	}
+	f := float64(e) * math.Log10(math.Abs(n.float()))
+	if n.unscaled.Sign() == 0 {
+		f = 0
+	}
+	overflow := errorf(CodeOutOfRange, noPos, "value overflows numeric format")
+	digits := len(new(big.Int).Abs(&n.unscaled).String())
+	if f > maxNumericWeightDigits || float64(digits)*math.Abs(float64(e)) > 200_000 {
+		return nil, overflow
+	}
+	abs := e
+	if abs < 0 {
+		abs = -abs
+	}
+	p := &numeric{scale: n.scale * int32(abs)}
+	p.unscaled.Exp(&n.unscaled, big.NewInt(abs), nil)
+	if e < 0 {
+		return numericFromInt(1).quotient(p, scale), nil
+	}
+	return p.round(scale, false), nil
+}
+
 // neg is -n.
 func (n *numeric) neg() *numeric {
 	out := &numeric{scale: n.scale, nan: n.nan}

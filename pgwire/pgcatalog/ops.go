@@ -173,9 +173,24 @@ func (b *binder) bindIn(a *pg_query.A_Expr, op string, sc *scope) (*cexpr, error
 	return orAll(conds), nil
 }
 
+// mathOperators are the operators PostgreSQL defines as functions of
+// double precision or numeric: |/ square root, ||/ cube root, @ absolute
+// value, ^ power.
+var mathOperators = map[string]string{"|/": "sqrt", "||/": "cbrt", "@": "abs", "^": "power"}
+
 func (b *binder) unaryOp(op string, r *cexpr, pos int32) (*cexpr, error) {
 	if r.untyped {
 		r = b.coerce(r, tNumeric)
+	}
+	if fn, ok := mathOperators[op]; ok && op != "^" {
+		if op != "@" { // the roots are double precision's alone
+			r = b.coerce(r, tFloat8)
+		}
+		e, err := b.applyBuiltin(fn, funcs[fn], []*cexpr{r}, pos)
+		if e != nil {
+			e.name = "?column?"
+		}
+		return e, err
 	}
 	switch op {
 	case "-", "+", "~":
@@ -238,6 +253,12 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 		return matchExpr(op, l, r), nil
 	case "||":
 		return b.concatExpr(l, r), nil
+	case "^":
+		e, err := b.applyBuiltin("power", funcs["power"], []*cexpr{l, r}, pos)
+		if e != nil {
+			e.name = "?column?"
+		}
+		return e, err
 	case "+", "-", "*", "/", "%", "&", "|", "#", "<<", ">>":
 		if e, ok := b.timeOfDayArith(op, l, r); ok {
 			return e, nil
