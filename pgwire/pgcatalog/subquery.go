@@ -68,7 +68,7 @@ func rootFields(q *queryPlan) []colDef {
 
 func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *scope) (*cexpr, error) {
 	if len(q.cols) != 1 {
-		return nil, errorf(CodeNotSupported, x.Location, "row comparisons with subqueries are not supported in catalog queries")
+		return b.bindRowInSubquery(x, q, sc)
 	}
 	l, err := b.bindExpr(x.Testexpr, sc)
 	if err != nil {
@@ -103,4 +103,65 @@ func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *s
 		}
 		return quantify(ev, cmp, v, elems, all)
 	}}, nil
+}
+
+// bindRowInSubquery binds (a, b) IN (SELECT x, y ...) and its negation,
+// (a, b) <> ALL (...): a row equals a subquery row when every field does;
+// a NULL field makes the comparison unknown unless another field differs.
+func (b *binder) bindRowInSubquery(x *pg_query.SubLink, q *queryPlan, sc *scope) (*cexpr, error) {
+	op := "="
+	if len(x.OperName) > 0 {
+		op = lastName(x.OperName)
+	}
+	all := x.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+	if row := x.Testexpr.GetRowExpr(); row == nil || len(row.Args) != len(q.cols) || (op == "=") == all || op != "=" && op != "<>" {
+		return nil, errorf(CodeNotSupported, x.Location, "this row comparison with a subquery is not supported in catalog queries")
+	}
+	l, err := b.bindArgs(x.Testexpr.GetRowExpr().Args, sc)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range l {
+		if a.untyped {
+			l[i] = b.coerce(a, q.cols[i].typ)
+		}
+	}
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		vals, err := evalArgs(ev, e, l)
+		if err != nil {
+			return null, err
+		}
+		rows, err := q.run(ev, e)
+		if err != nil {
+			return null, err
+		}
+		unknown := false
+		for _, r := range rows {
+			switch rowsEqual(vals, r) {
+			case 1:
+				return boolV(!all), nil // IN found it; <> ALL fails
+			case 0:
+				unknown = true
+			}
+		}
+		if unknown {
+			return null, nil
+		}
+		return boolV(all), nil
+	}}, nil
+}
+
+// rowsEqual compares two rows field by field: 1 equal, -1 different, 0
+// unknown (a NULL field, and no field that differs).
+func rowsEqual(a, b []Value) int {
+	result := 1
+	for i := range a {
+		switch {
+		case a[i].isNull() || b[i].isNull():
+			result = 0
+		case compare(a[i], b[i]) != 0:
+			return -1
+		}
+	}
+	return result
 }
