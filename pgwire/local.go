@@ -48,7 +48,8 @@ type localStmt struct {
 	query  string // DECLARE's query, from after FOR; COPY's query
 	qstart int    // byte offset of query in the statement (-1: not the client's text)
 	copy   *copyOpts
-	word   string // DISCARD's object
+	word   string     // DISCARD's object
+	tables [][]string // LOCK's tables, each as its name's parts
 }
 
 // txnMode is one setting a BEGIN or SET TRANSACTION changes.
@@ -667,16 +668,25 @@ func parseFetch(w *words, move bool) (*localStmt, error) {
 }
 
 // parseLock reads the rest of LOCK [TABLE] [ONLY] name [*] [, ...]
-// [IN lockmode MODE] [NOWAIT]. The names are not checked: Shale's reads
-// take no locks, so LOCK only has to be accepted (pg_dump locks every
-// table it dumps).
+// [IN lockmode MODE] [NOWAIT]. Shale's reads take no locks, so LOCK only
+// has to find its tables (pg_dump locks every table it dumps).
 func parseLock(w *words) (*localStmt, error) {
 	w.keyword("table")
+	st := &localStmt{kind: localLock}
 	for {
 		w.keyword("only")
-		if name, ok := w.dottedName(); !ok || name == "" {
-			return nil, syntaxError(w)
+		var parts []string
+		for {
+			part, ok := w.ident()
+			if !ok || part == "" {
+				return nil, syntaxError(w)
+			}
+			parts = append(parts, part)
+			if !w.punct(".") {
+				break
+			}
 		}
+		st.tables = append(st.tables, parts)
 		w.punct("*")
 		if !w.punct(",") {
 			break
@@ -690,5 +700,5 @@ func parseLock(w *words) (*localStmt, error) {
 		}
 	}
 	w.keyword("nowait")
-	return &localStmt{kind: localLock}, nil
+	return st, nil
 }

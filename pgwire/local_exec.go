@@ -129,6 +129,8 @@ func (c *conn) runLocal(pt *portal) error {
 		tag = "LOCK TABLE"
 		if c.tx == txIdle {
 			err = errorf(codeNoActiveTxn, "LOCK TABLE can only be used in transaction blocks")
+		} else {
+			err = c.checkRelations(st.tables)
 		}
 	case localDeallocate:
 		tag = "DEALLOCATE"
@@ -394,3 +396,58 @@ func (r *valueRows) Next() bool {
 func (r *valueRows) Row() []types.Value { return r.cur }
 func (r *valueRows) Err() error         { return nil }
 func (r *valueRows) Close() error       { r.rows = nil; return nil }
+
+// checkRelations fails with the Catalog's error (42P01) for the first name
+// that is no relation, by reading it as a regclass.
+func (c *conn) checkRelations(names [][]string) error {
+	cat := c.srv.opts.Catalog
+	if cat == nil {
+		return nil
+	}
+	for _, parts := range names {
+		quoted := make([]string, len(parts))
+		for i, p := range parts {
+			quoted[i] = quoteIdentIfNeeded(p)
+		}
+		lit := "'" + strings.ReplaceAll(strings.Join(quoted, "."), "'", "''") + "'"
+		prepare := cat.Prepare
+		if fb, isFB := cat.(FallbackCatalog); isFB { // the statement names no catalog relation
+			prepare = fb.PrepareFallback
+		}
+		st, ok, err := prepare(c.ctx, c.session(), "SELECT "+lit+"::regclass", nil)
+		if err == nil && ok {
+			var rows Rows
+			if rows, err = st.Run(c.ctx, nil); err == nil {
+				for rows.Next() {
+				}
+				err = rows.Err()
+				rows.Close()
+			}
+		}
+		if err != nil {
+			pe := toPGError(c.ctx, err, nil)
+			pe.pos = -1 // the error is about the LOCK's name, not the query it was checked with
+			if pe.code == codeUndefinedTable {
+				pe.msg = fmt.Sprintf("relation %q does not exist", strings.Join(parts, "."))
+			}
+			return pe
+		}
+	}
+	return nil
+}
+
+// quoteIdentIfNeeded double-quotes an identifier unless it reads the same
+// unquoted (lower case letters, digits and underscores, not starting with
+// a digit).
+func quoteIdentIfNeeded(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}

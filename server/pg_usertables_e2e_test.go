@@ -26,6 +26,19 @@ func TestBIToolQueriesOverPostgres(t *testing.T) {
 		}
 		defer c.Close(ctx)
 
+		// pg_dump's LOCK finds its tables: a missing one is 42P01.
+		tx, err := c.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(ctx, "LOCK TABLE public.analytics, ONLY readings IN ACCESS SHARE MODE"); err != nil {
+			t.Errorf("%s LOCK: %v", mode, err)
+		}
+		if _, err := tx.Exec(ctx, `LOCK TABLE public."Analytics"`); err == nil || !strings.Contains(err.Error(), `relation "public.Analytics" does not exist (SQLSTATE 42P01)`) {
+			t.Errorf("%s LOCK of a missing table: %v", mode, err)
+		}
+		tx.Rollback(ctx)
+
 		// Metabase's can-connect probe for a table.
 		rows, err := c.Query(ctx, `SELECT TRUE AS "_" FROM "public"."analytics" WHERE 1 <> 1 LIMIT 0`)
 		if err != nil {
