@@ -11,14 +11,23 @@ import (
 // (formatting.c): YYYY, YYY, YY, Y, IYYY, MM, Mon/MON/mon, Month/MONTH/month, DD, DDD, D, ID, Day/DAY/day,
 // Dy/DY/dy, HH, HH12, HH24, MI, SS, MS, US, AM/PM/am/pm (and A.M. forms),
 // Q, WW, IW, J, TZ/tz, OF; the FM prefix drops padding, "..." is literal
-// text and \ escapes a character. to_char of a number is not built.
+// text and \ escapes a character. to_char of a number is in
+// funcs_tocharnum.go.
 
 func init() {
 	register("to_char", &builtin{min: 2, args: []uint32{tTimestamptz, tText}, ret: tText, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		switch t[0] {
 		case tTimestamptz, tTimestamp, tDate:
 		default:
-			return null, errorf(CodeNotSupported, noPos, "to_char(%s, text) is not supported", formatType(t[0], -1))
+			if !isNumericType(t[0]) {
+				return null, errorf(CodeNotSupported, noPos, "to_char(%s, text) is not supported", formatType(t[0], -1))
+			}
+			n, err := numericOf(a[0])
+			if err != nil {
+				return null, err
+			}
+			s, err := toCharNumber(n, a[1].s)
+			return textV(s), err
 		}
 		ts, err := ev.localTime(a[0], t[0])
 		if err != nil {
