@@ -39,9 +39,18 @@
 // conjunct applied where its inputs meet (cross.go): catalog relations are
 // small, but pgJDBC's getImportedKeys joins nine of them.
 //
+// Beyond joins the engine has what analysts' queries use: subqueries (row
+// IN too), LATERAL (lateralPlan in from.go), WITH RECURSIVE, set
+// operations, DISTINCT ON, GROUP BY with grouping sets (grouping.go) and
+// window functions over named windows and frames (window.go).
+//
 // Values (value.go) are a small tagged union: NULL, bool, integer (int2/4/8,
-// oid and the reg* types), float, text (text, name, "char", json…), array
-// (also int2vector/oidvector) and record (for _pg_expandarray's .x/.n).
+// oid and the reg* types), float, numeric (an exact decimal held as its
+// text, numeric.go), text (text, name, "char", json, and dates, times and
+// intervals in their output form), array (also int2vector/oidvector) and
+// record (a ROW, a whole-row reference, _pg_expandarray's .x/.n). A
+// timestamptz is held as its UTC text; the session's TimeZone decides how
+// it reads as local time (zone.go).
 //
 // # The emulated catalog
 //

@@ -19,6 +19,7 @@ const (
 	CodeOutOfRange       = "22003"
 	CodeInvalidRegex     = "2201B"
 	CodeInvalidEscape    = "22025"
+	CodeSubstring        = "22011"
 	CodeCardinality      = "21000"
 	CodeNotSupported     = "0A000"
 	CodeWrongObjectType  = "42809"

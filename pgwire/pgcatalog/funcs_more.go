@@ -168,9 +168,6 @@ func overlay(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 	return textV(string(s[:from]) + r + string(s[to:])), nil
 }
 
-// CodeSubstring is substring_error.
-const CodeSubstring = "22011"
-
 // fromPosition is regexp_count's text from its start position (1-based).
 func fromPosition(a []Value) (string, error) {
 	s := a[0].s

@@ -371,12 +371,11 @@ func (s *winSlot) ntile(ev *evaluator, e *env, i, n int) (Value, error) {
 	}
 	per, extra := int64(n)/buckets, int64(n)%buckets
 	// The first extra buckets hold per+1 rows.
-	pos := int64(i)
-	if big := extra * (per + 1); pos < big {
+	pos, big := int64(i), extra*(per+1)
+	if pos < big {
 		return intV(pos/(per+1) + 1), nil
-	} else {
-		return intV(extra + (pos-big)/max(per, 1) + 1), nil
 	}
+	return intV(extra + (pos-big)/max(per, 1) + 1), nil
 }
 
 // shifted is lag (the row offset before) or lead (after), or the default
