@@ -97,11 +97,7 @@ func init() {
 		return numericV(f), nil
 	}})
 	register("div", &builtin{min: 2, args: []uint32{tNumeric}, ret: tNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		x, err := numericOf(a[0])
-		if err != nil {
-			return null, err
-		}
-		y, err := numericOf(a[1])
+		x, y, err := numericPair(a[0], a[1])
 		if err != nil {
 			return null, err
 		}

@@ -332,34 +332,6 @@ func stripNulls(n *jsonNode) *jsonNode {
 	return n
 }
 
-// compactJSON prints n as json's functions that rebuild a value do (no
-// spaces).
-func compactJSON(b *strings.Builder, n *jsonNode) {
-	switch n.kind {
-	case jsonArray:
-		b.WriteByte('[')
-		for i, e := range n.elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			compactJSON(b, e)
-		}
-		b.WriteByte(']')
-	case jsonObject:
-		b.WriteByte('{')
-		for i, k := range n.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeJSONString(b, k)
-			b.WriteByte(':')
-			compactJSON(b, n.vals[i])
-		}
-		b.WriteByte('}')
-	default:
-		n.writeJSONB(b)
-	}
-}
 
 func init() {
 	register("jsonb_set", &builtin{min: 3, max: 4, args: []uint32{tJSONB, tTextArray, tJSONB, tBool}, ret: tJSONB, fn: jsonbSet(false)})
@@ -386,7 +358,7 @@ func init() {
 			return null, err
 		}
 		var b strings.Builder
-		compactJSON(&b, stripNulls(n))
+		stripNulls(n).write(&b, ",", ":")
 		return textV(b.String()), nil
 	}})
 	register("row_to_json", &builtin{min: 1, ret: tJSON, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {

@@ -355,7 +355,11 @@ func (n *jsonNode) text(jsonb bool) string {
 	return b.String()
 }
 
-func (n *jsonNode) writeJSONB(b *strings.Builder) {
+func (n *jsonNode) writeJSONB(b *strings.Builder) { n.write(b, ", ", ": ") }
+
+// write prints n with comma between items and colon after keys: jsonb's
+// ", " and ": ", or "," and ":" for the functions that rebuild json.
+func (n *jsonNode) write(b *strings.Builder, comma, colon string) {
 	switch n.kind {
 	case jsonNull:
 		b.WriteString("null")
@@ -369,20 +373,20 @@ func (n *jsonNode) writeJSONB(b *strings.Builder) {
 		b.WriteByte('[')
 		for i, e := range n.elems {
 			if i > 0 {
-				b.WriteString(", ")
+				b.WriteString(comma)
 			}
-			e.writeJSONB(b)
+			e.write(b, comma, colon)
 		}
 		b.WriteByte(']')
 	case jsonObject:
 		b.WriteByte('{')
 		for i, k := range n.keys {
 			if i > 0 {
-				b.WriteString(", ")
+				b.WriteString(comma)
 			}
 			writeJSONString(b, k)
-			b.WriteString(": ")
-			n.vals[i].writeJSONB(b)
+			b.WriteString(colon)
+			n.vals[i].write(b, comma, colon)
 		}
 		b.WriteByte('}')
 	}

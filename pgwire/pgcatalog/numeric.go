@@ -114,6 +114,16 @@ func numericOf(v Value) (*numeric, error) {
 	return parseNumeric(v.s)
 }
 
+// numericPair converts two values as numericOf does.
+func numericPair(x, y Value) (*numeric, *numeric, error) {
+	a, err := numericOf(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := numericOf(y)
+	return a, b, err
+}
+
 func pow10(n int) *big.Int {
 	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }

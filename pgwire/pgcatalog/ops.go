@@ -460,11 +460,7 @@ func arithType(a, b uint32) uint32 {
 // numericBinary applies an arithmetic operator to two values of numeric
 // kinds as numerics.
 func numericBinary(op string, x, y Value) (Value, error) {
-	a, err := numericOf(x)
-	if err != nil {
-		return null, err
-	}
-	c, err := numericOf(y)
+	a, c, err := numericPair(x, y)
 	if err != nil {
 		return null, err
 	}

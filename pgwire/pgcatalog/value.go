@@ -157,9 +157,8 @@ func compareAs(a, b Value, typ uint32) int {
 
 // compareNumeric orders numerics (and integers) exactly: 1.50 = 1.5.
 func compareNumeric(a, b Value) int {
-	x, errX := numericOf(a)
-	y, errY := numericOf(b)
-	if errX != nil || errY != nil {
+	x, y, err := numericPair(a, b)
+	if err != nil {
 		return strings.Compare(plainText(a), plainText(b))
 	}
 	return x.cmp(y)
