@@ -332,7 +332,6 @@ func stripNulls(n *jsonNode) *jsonNode {
 	return n
 }
 
-
 func init() {
 	register("jsonb_set", &builtin{min: 3, max: 4, args: []uint32{tJSONB, tTextArray, tJSONB, tBool}, ret: tJSONB, fn: jsonbSet(false)})
 	register("jsonb_insert", &builtin{min: 3, max: 4, args: []uint32{tJSONB, tTextArray, tJSONB, tBool}, ret: tJSONB, fn: jsonbSet(true)})
