@@ -35,6 +35,32 @@ func BenchmarkDataRowEncode(b *testing.B) {
 	}
 }
 
+// BenchmarkJSONMapKeys encodes a three-qualifier family as jsonb: keys
+// already in jsonb's order (checked, not sorted) and keys that must be
+// reordered (longer qualifiers sort after shorter ones).
+func BenchmarkJSONMapKeys(b *testing.B) {
+	m := types.MapOf(types.Bytes, types.Bytes)
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{{"ordered", []string{"a", "b", "c"}}, {"reordered", []string{"connected_cell", "connected_wifi", "os_build"}}} {
+		var kv []types.Value
+		for _, k := range tc.keys {
+			kv = append(kv, types.BytesValue([]byte(k)), types.BytesValue([]byte("PQ2A.190405.003")))
+		}
+		row, cols := []types.Value{types.MapValue(m, kv)}, []column{{oid: oidJSONB}}
+		b.Run(tc.name, func(b *testing.B) {
+			c := &conn{enc: newEncoder(), w: msgWriter{w: io.Discard}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.sendRow(row, cols, []int16{formatText}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkPointLookup drives one session through pgbench-shaped point
 // lookups against an executor that returns one row of two bytea columns:
 // prepared is Bind, Describe portal, Execute, Sync per op (pgbench -M

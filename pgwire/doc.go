@@ -88,6 +88,8 @@
 // BYTES (map keys too) as strings: the bytes themselves when they are
 // UTF-8 and do not begin with \x, else "\x" and lowercase hex — so
 // families of text cells read naturally and every value is recoverable.
+// A MAP's keys come in jsonb's order (shorter first, then by their bytes),
+// as PostgreSQL prints a jsonb object; a STRUCT keeps its fields' order.
 // A PROTO (a whole message: a top-level column, an ARRAY element, a STRUCT
 // field or a map value) renders as its protojson object, through the
 // AppendJSON hook its sql/types type carries (protoschema sets it; pgwire

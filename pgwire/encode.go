@@ -29,7 +29,9 @@ type encoder struct {
 	loc         *time.Location
 	floatDigits int // extra_float_digits
 	scratch     []byte
-	protoBuf    []byte // protojson of a PROTO value (encode_json.go)
+	protoBuf    []byte   // protojson of a PROTO value (encode_json.go)
+	keyOrder    []int    // a map's keys in jsonb's order (encode_json.go)
+	keyTexts    [][]byte // their texts while they are ordered
 }
 
 func newEncoder() *encoder { return &encoder{loc: time.UTC, floatDigits: 1} }

@@ -80,11 +80,16 @@ func (e *encoder) appendJSON(dst []byte, v types.Value) []byte {
 		return append(dst, '}')
 	case types.KindMap:
 		dst = append(dst, '{')
+		order := e.jsonbKeyOrder(v)
 		for i := range v.Len() {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			k, x := v.MapEntry(i)
+			j := i
+			if order != nil {
+				j = order[i]
+			}
+			k, x := v.MapEntry(j)
 			dst = e.appendJSONKey(dst, k)
 			dst = append(dst, ": "...)
 			dst = e.appendJSON(dst, x)
@@ -151,6 +156,97 @@ func appendJSONSpaced(dst, src []byte) []byte {
 	return dst
 }
 
+// jsonbKeyOrder returns the order in which jsonb lists a map's keys
+// (shorter keys first, equal lengths by their bytes), or nil when the map
+// already has it. A family's qualifiers arrive in byte order, which is
+// jsonb's unless their lengths vary: checking costs a pass over the keys,
+// and sorting (an insertion sort into a buffer the encoder keeps: maps are
+// small) only happens when it must.
+func (e *encoder) jsonbKeyOrder(v types.Value) []int {
+	kv := v.Elems() // keys and values alternate
+	n := len(kv) / 2
+	if n < 2 {
+		return nil
+	}
+	if asciiKeysByLength(kv) {
+		return nil
+	}
+	texts := e.keyTexts[:0]
+	sorted := true
+	for i := range n {
+		texts = append(texts, jsonKeyText(kv[2*i]))
+		sorted = sorted && (i == 0 || !jsonbKeyLess(texts[i], texts[i-1]))
+	}
+	e.keyTexts = texts[:0]
+	if sorted {
+		return nil
+	}
+	order := e.keyOrder[:0]
+	for j := range n {
+		order = append(order, j)
+		for k := j; k > 0 && jsonbKeyLess(texts[order[k]], texts[order[k-1]]); k-- {
+			order[k], order[k-1] = order[k-1], order[k]
+		}
+	}
+	e.keyOrder = order
+	return order
+}
+
+// asciiKeysByLength reports, cheaply, that a map's keys are already in
+// jsonb's order: STRING or BYTES keys of ASCII without a NUL or a leading
+// \x (each its own JSON text) whose lengths never decrease (a map's keys
+// are sorted by their bytes, which orders keys of equal length).
+func asciiKeysByLength(kv []types.Value) bool {
+	prev := 0
+	for i := 0; i < len(kv); i += 2 {
+		k := kv[i]
+		if kind := k.Kind(); kind != types.KindString && kind != types.KindBytes {
+			return false
+		}
+		b := k.Bytes()
+		if len(b) < prev || len(b) >= 2 && b[0] == '\\' && b[1] == 'x' {
+			return false
+		}
+		for _, c := range b {
+			if c == 0 || c >= utf8.RuneSelf {
+				return false
+			}
+		}
+		prev = len(b)
+	}
+	return true
+}
+
+func jsonbKeyLess(a, b []byte) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return bytes.Compare(a, b) < 0
+}
+
+// jsonKeyText is the text a map key has as a JSON object key (the string
+// appendJSONKey writes, unescaped): a STRING's bytes, a BYTES key's bytes
+// or its \x hex form (appendJSONBytes), another key's JSON rendering.
+func jsonKeyText(k types.Value) []byte {
+	switch k.Kind() {
+	case types.KindString:
+		return k.Bytes()
+	case types.KindBytes:
+		b := k.Bytes()
+		if plainJSONBytes(b) {
+			return b
+		}
+		return append([]byte(`\x`), hex.EncodeToString(b)...)
+	}
+	return []byte(k.String())
+}
+
+// plainJSONBytes reports whether appendJSONBytes writes b as itself: UTF-8
+// without a NUL, not beginning with \x.
+func plainJSONBytes(b []byte) bool {
+	return utf8.Valid(b) && !bytes.HasPrefix(b, []byte(`\x`)) && bytes.IndexByte(b, 0) < 0
+}
+
 // appendJSONKey appends a map key as a JSON string.
 func (e *encoder) appendJSONKey(dst []byte, k types.Value) []byte {
 	switch k.Kind() {
@@ -173,7 +269,7 @@ func (e *encoder) appendJSONKey(dst []byte, k types.Value) []byte {
 // int64 counter's big-endian cells) are hex: a pg_dump of Shale then loads
 // into PostgreSQL.
 func appendJSONBytes(dst, b []byte) []byte {
-	if utf8.Valid(b) && !bytes.HasPrefix(b, []byte(`\x`)) && bytes.IndexByte(b, 0) < 0 {
+	if plainJSONBytes(b) {
 		return pgjson.AppendString(dst, b)
 	}
 	dst = append(dst, `"\\x`...)

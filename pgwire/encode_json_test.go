@@ -98,3 +98,27 @@ func TestJSONBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONMapKeyOrder: a map's keys print in jsonb's order (length, then
+// bytes), whatever order the map holds them in; a map already in that
+// order is left as it is.
+func TestJSONMapKeyOrder(t *testing.T) {
+	mt := types.MapOf(types.Bytes, types.String)
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"a", "b", "c"}, `{"a": "v", "b": "v", "c": "v"}`},
+		{[]string{"connected_cell", "connected_wifi", "os_build"}, `{"os_build": "v", "connected_cell": "v", "connected_wifi": "v"}`},
+		{[]string{"bb", "a", "\x00"}, `{"a": "v", "bb": "v", "\\x00": "v"}`},
+	} {
+		var entries []types.Value
+		for _, k := range tc.keys {
+			entries = append(entries, types.BytesValue([]byte(k)), types.StringValue("v"))
+		}
+		got := string(newEncoder().appendJSON(nil, types.MapValue(mt, entries)))
+		if got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.keys, got, tc.want)
+		}
+	}
+}
