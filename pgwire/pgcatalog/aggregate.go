@@ -19,6 +19,9 @@ type aggDef struct {
 	// GROUP (ORDER BY x)): its inputs end with the ORDER BY values, and
 	// ret and final see their types after the arguments'.
 	ordered bool
+	// refuse lists argument types PostgreSQL has no such aggregate for
+	// (min and max of bytea).
+	refuse []uint32
 }
 
 // arity is the number of arguments def takes.
@@ -79,8 +82,8 @@ func aggregateDefs() map[string]*aggDef {
 			}
 			return textV(sb.String()), nil
 		}},
-		"max":      {ret: firstType, final: extreme(1)},
-		"min":      {ret: firstType, final: extreme(-1)},
+		"max":      {ret: firstType, final: extreme(1), refuse: []uint32{tBytea, tJSONB, tJSON}},
+		"min":      {ret: firstType, final: extreme(-1), refuse: []uint32{tBytea, tJSONB, tJSON}},
 		"sum":      {ret: sumType, final: sum},
 		"avg":      {ret: avgType, final: avg},
 		"bool_and": {ret: constType(tBool), final: boolFold(true)},
@@ -314,6 +317,9 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 	case !def.ordered && fc.AggWithinGroup:
 		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name,
 			typeList(append(slices.Clone(slot.args), slot.order...)))
+	}
+	if len(slot.args) > 0 && slices.Contains(def.refuse, slot.args[0].typ) {
+		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(slot.args))
 	}
 	*sc.aggs = append(*sc.aggs, slot)
 	idx := len(*sc.aggs) - 1

@@ -67,11 +67,14 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 }
 
 // timeInputs are the spellings castTime reads: ISO 8601 with T or a space,
-// zones as Z, ±hh, ±hhmm or ±hh:mm, or none (then UTC, the sessions'
-// default TimeZone), or a date alone.
+// seconds optional, zones as Z, ±hh, ±hhmm or ±hh:mm, or none (then the
+// session's TimeZone), or a date alone.
 var timeInputs = []string{"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999Z07:00",
 	"2006-01-02 15:04:05.999999999-07", "2006-01-02T15:04:05.999999999-07", "2006-01-02 15:04:05.999999999-0700",
-	"2006-01-02T15:04:05.999999999-0700", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02"}
+	"2006-01-02T15:04:05.999999999-0700", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02",
+	// Without seconds, as PostgreSQL also reads them.
+	"2006-01-02 15:04Z07:00", "2006-01-02T15:04Z07:00", "2006-01-02 15:04-07", "2006-01-02T15:04-07",
+	"2006-01-02 15:04", "2006-01-02T15:04"}
 
 // castTime reads a date or timestamp and renders it in its type's output
 // form, so that values of the type compare correctly as text; text it

@@ -176,6 +176,11 @@ func splitColumnRef(f []string) (schema, qual, name string) {
 
 func (b *binder) bindColumnRef(cr *pg_query.ColumnRef, sc *scope) (*cexpr, error) {
 	f := strs(cr.Fields)
+	if len(f) == 2 && f[1] == "*" { // t.* as a value: the whole row, as t is
+		if e, ok := sc.wholeRow(f[0]); ok {
+			return e, nil
+		}
+	}
 	if len(f) == 0 || f[len(f)-1] == "*" {
 		return nil, errorf(CodeNotSupported, cr.Location, "* is only supported at the top of a select list")
 	}

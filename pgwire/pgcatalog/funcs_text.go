@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,17 +23,23 @@ func init() {
 	for _, n := range []string{"length", "char_length", "character_length"} {
 		register(n, &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
 			s := a[0].s
-			if t[0] == tBpchar { // char(n)'s padding does not count
+			switch t[0] {
+			case tBpchar: // char(n)'s padding does not count
 				s = strings.TrimRight(s, " ")
+			case tBytea: // bytes, not characters
+				return intV(int64(len(byteaBytes(a[0])))), nil
 			}
 			return intV(int64(utf8.RuneCountInString(s))), nil
 		}})
 	}
-	register("octet_length", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	register("octet_length", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+		if t[0] == tBytea {
+			return intV(int64(len(byteaBytes(a[0])))), nil
+		}
 		return intV(int64(len(a[0].s))), nil
 	}})
 	for _, n := range []string{"substring", "substr"} {
-		register(n, &builtin{min: 2, max: 3, args: []uint32{tText, tInt4}, ret: tText, fn: substring})
+		register(n, &builtin{min: 2, max: 3, args: []uint32{tText, tInt4}, retFn: textOrBytea, fn: substring})
 	}
 	register("btrim", trimFn(strings.Trim))
 	register("ltrim", trimFn(strings.TrimLeft))
@@ -43,7 +50,10 @@ func init() {
 		return boolV(strings.HasPrefix(a[0].s, a[1].s)), nil
 	}})
 	for _, n := range []string{"strpos", "position"} {
-		register(n, &builtin{min: 2, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		register(n, &builtin{min: 2, ret: tInt4, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+			if t[0] == tBytea { // a byte position
+				return intV(int64(bytes.Index(byteaBytes(a[0]), byteaBytes(a[1])) + 1)), nil
+			}
 			i := strings.Index(a[0].s, a[1].s)
 			if i < 0 {
 				return intV(0), nil
@@ -222,7 +232,31 @@ func quoteLiteral(s string) string {
 	return q
 }
 
-func substring(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+// textOrBytea is the type of a function of a string that keeps its
+// kind: bytea for bytea, else text.
+func textOrBytea(t []uint32) uint32 {
+	if t[0] == tBytea {
+		return tBytea
+	}
+	return tText
+}
+
+func substring(_ *evaluator, a []Value, t []uint32) (Value, error) {
+	if t[0] == tBytea && len(a) > 1 && a[1].k == kInt { // bytes, not characters
+		b := byteaBytes(a[0])
+		start, end := a[1].i, int64(len(b))+1
+		if len(a) > 2 {
+			if a[2].i < 0 {
+				return null, errorf("22011", noPos, "negative substring length not allowed")
+			}
+			end = start + a[2].i
+		}
+		start, end = max(start, 1), min(end, int64(len(b))+1)
+		if start >= end {
+			return byteaV(nil), nil
+		}
+		return byteaV(b[start-1 : end-1]), nil
+	}
 	r := []rune(a[0].s)
 	start := a[1].i // 1-based, may be <= 0
 	end := int64(len(r)) + 1
