@@ -279,7 +279,7 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 		return nil, errorf(CodeGrouping, fc.Location, "aggregate functions are not allowed here")
 	}
 	inner := *sc
-	inner.aggs, inner.wins, inner.srfs = nil, nil, nil
+	inner.aggs, inner.wins, inner.srfs, inner.argAggs = sc.argAggs, nil, nil, nil
 	slot := &aggSlot{def: def, star: fc.AggStar, distinct: fc.AggDistinct}
 	var err error
 	if slot.args, err = b.bindArgs(fc.Args, &inner); err != nil {

@@ -84,6 +84,10 @@ type scope struct {
 	windows map[string]*pg_query.WindowDef
 	// groupKeys identify the GROUP BY keys (nodeKey), for GROUPING().
 	groupKeys []string
+	// argAggs, when set, collects the aggregates an aggregate's own
+	// arguments may hold: a window aggregate's, which runs after grouping
+	// (sum(count(*)) OVER ()).
+	argAggs *[]*aggSlot
 }
 
 func (s *scope) lookupCTE(name string) *cteDef {

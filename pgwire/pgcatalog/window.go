@@ -106,7 +106,7 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 		}
 		aggs := []*aggSlot{}
 		aggScope := inner
-		aggScope.aggs = &aggs
+		aggScope.aggs, aggScope.argAggs = &aggs, sc.aggs
 		e, err := b.bindAggregate(fc, name, def, &aggScope)
 		if err != nil {
 			return nil, err
