@@ -39,7 +39,7 @@ func init() {
 		return intV(int64(len(a[0].s))), nil
 	}})
 	for _, n := range []string{"substring", "substr"} {
-		register(n, &builtin{min: 2, max: 3, args: []uint32{tText, tInt4}, retFn: textOrBytea, fn: substring})
+		register(n, &builtin{min: 2, max: 3, args: []uint32{tText, tText}, retFn: textOrBytea, fn: substring})
 	}
 	register("btrim", trimFn(strings.Trim))
 	register("ltrim", trimFn(strings.TrimLeft))
@@ -241,7 +241,30 @@ func textOrBytea(t []uint32) uint32 {
 	return tText
 }
 
-func substring(_ *evaluator, a []Value, t []uint32) (Value, error) {
+func substring(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	if len(a) == 2 && a[1].k == kText { // substring(s FROM pattern): the first match, or its first group
+		re, err := ev.regexp(a[1].s, false)
+		if err != nil {
+			return null, err
+		}
+		m := re.FindStringSubmatch(a[0].s)
+		switch {
+		case m == nil:
+			return null, nil
+		case len(m) > 1:
+			return textV(m[1]), nil
+		}
+		return textV(m[0]), nil
+	}
+	for i := 1; i < len(a); i++ { // positions given as text ('2') read as integers
+		if a[i].k == kText {
+			n, ok := a[i].asInt()
+			if !ok {
+				return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type integer: %q", a[i].s)
+			}
+			a[i] = intV(n)
+		}
+	}
 	if t[0] == tBytea && len(a) > 1 && a[1].k == kInt { // bytes, not characters
 		b := byteaBytes(a[0])
 		start, end := a[1].i, int64(len(b))+1

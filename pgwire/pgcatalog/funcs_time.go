@@ -50,6 +50,14 @@ func timeArg(v Value) (time.Time, error) {
 
 // datePart is extract(field FROM t) and date_part(field, t).
 func datePart(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	if t[1] == tInterval {
+		v, err := intervalPart(strings.ToLower(a[0].s), a[1].s)
+		if err != nil {
+			return null, err
+		}
+		f, _ := v.asFloat()
+		return floatV(f), nil
+	}
 	if t[1] == tTime {
 		us, err := parseTimeOfDay(a[1].s)
 		if err != nil {
@@ -124,6 +132,9 @@ func datePart(ev *evaluator, a []Value, t []uint32) (Value, error) {
 // later give them (1588291200.500000).
 func extract(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	field := strings.ToLower(a[0].s)
+	if t[1] == tInterval {
+		return intervalPart(field, a[1].s)
+	}
 	if t[1] == tTime {
 		us, err := parseTimeOfDay(a[1].s)
 		if err != nil {
@@ -146,6 +157,51 @@ func extract(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		n.unscaled.SetInt64(int64(ts.Second())*1_000_000 + int64(ts.Nanosecond()/1000))
 	}
 	return numericV(n), nil
+}
+
+// intervalPart is extract(field FROM interval), a numeric: epoch counts a
+// year as 365.25 days and a month as 30, as PostgreSQL's interval_part
+// does; seconds and the epoch keep microseconds.
+func intervalPart(field, text string) (Value, error) {
+	iv, err := parseInterval(text)
+	if err != nil {
+		return null, err
+	}
+	micros := func(us int64, scale int32) Value {
+		n := &numeric{scale: scale}
+		n.unscaled.SetInt64(us)
+		return numericV(n)
+	}
+	switch field {
+	case "epoch":
+		secs := iv.months/12*31_557_600 + iv.months%12*2_592_000 + iv.days*86400 // 365.25 and 30 days
+		return micros(secs*1_000_000+iv.micros, 6), nil
+	case "year":
+		return numericV(numericFromInt(iv.months / 12)), nil
+	case "month":
+		return numericV(numericFromInt(iv.months % 12)), nil
+	case "quarter":
+		return numericV(numericFromInt(iv.months%12/3 + 1)), nil
+	case "decade":
+		return numericV(numericFromInt(iv.months / 120)), nil
+	case "century":
+		return numericV(numericFromInt(iv.months / 1200)), nil
+	case "millennium":
+		return numericV(numericFromInt(iv.months / 12000)), nil
+	case "day":
+		return numericV(numericFromInt(iv.days)), nil
+	case "hour":
+		return numericV(numericFromInt(iv.micros / 3600e6)), nil
+	case "minute":
+		return numericV(numericFromInt(iv.micros / 60e6 % 60)), nil
+	case "second":
+		return micros(iv.micros%60e6, 6), nil
+	case "milliseconds":
+		return micros(iv.micros%60e6, 3), nil
+	case "microseconds":
+		return numericV(numericFromInt(iv.micros % 60e6)), nil
+	}
+	return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not supported for type interval", field)
 }
 
 func unitError(field string, typ uint32) error {
