@@ -33,8 +33,9 @@
 //  1. pgwire itself for the session statements drivers send (local.go, a
 //     small tokenizer, not regular expressions): SET/RESET/SHOW, BEGIN,
 //     START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, SAVEPOINT, RELEASE,
-//     DISCARD, DEALLOCATE, DECLARE … CURSOR [WITH HOLD] FOR, FETCH, MOVE,
-//     CLOSE, LOCK [TABLE] (a no-op in a transaction block), COPY … TO
+//     DISCARD, PREPARE … AS, EXECUTE, DEALLOCATE (sqlprepare.go),
+//     DECLARE … CURSOR [WITH HOLD] FOR, FETCH, MOVE, CLOSE, LOCK [TABLE]
+//     (in a transaction block, checking its tables exist), COPY … TO
 //     STDOUT (copy.go; its query goes on down this list), and SELECT lists
 //     made only of version(), current_schema(), current_database(),
 //     current_setting(), set_config() (which sets, as SET does),

@@ -30,6 +30,8 @@ const (
 	localClose                           // CLOSE name | ALL
 	localCopy                            // COPY (query) | table TO STDOUT [options]
 	localLock                            // LOCK [TABLE] name [, ...] [IN mode MODE] [NOWAIT]
+	localPrepare                         // PREPARE name [(type, ...)] AS query
+	localExecute                         // EXECUTE name [(value, ...)]
 )
 
 // localStmt is a parsed session statement.
@@ -50,6 +52,7 @@ type localStmt struct {
 	copy   *copyOpts
 	word   string     // DISCARD's object
 	tables [][]string // LOCK's tables, each as its name's parts
+	items  []string   // PREPARE's parameter types, EXECUTE's values: their SQL text
 }
 
 // txnMode is one setting a BEGIN or SET TRANSACTION changes.
@@ -326,6 +329,10 @@ func parseLocal(text string) (*localStmt, error) {
 		st, err = parseFetch(w, strings.EqualFold(first, "move"))
 	case "lock":
 		st, err = parseLock(w)
+	case "prepare":
+		st, err = parsePrepare(w)
+	case "execute":
+		st, err = parseExecute(w)
 	case "close":
 		st = &localStmt{kind: localClose}
 		if w.keyword("all") {
@@ -339,7 +346,7 @@ func parseLocal(text string) (*localStmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.kind != localDeclare && !w.done() {
+	if st.kind != localDeclare && st.kind != localPrepare && !w.done() { // their query is the rest
 		return nil, syntaxError(w)
 	}
 	return st, nil

@@ -76,6 +76,12 @@ func (c *conn) localColumns(st *localStmt) ([]column, error) {
 		if cur := c.cursors[st.name]; cur != nil {
 			return cur.cols, nil
 		}
+	case localExecute:
+		p, err := c.executeTarget(st)
+		if err != nil {
+			return nil, err
+		}
+		return p.cols, nil
 	}
 	return nil, nil
 }
@@ -149,6 +155,10 @@ func (c *conn) runLocal(pt *portal) error {
 		return c.fetch(pt, st)
 	case localClose:
 		tag, err = c.closeCursor(st)
+	case localPrepare:
+		tag, err = "PREPARE", c.runPrepare(st)
+	case localExecute:
+		return c.runExecute(pt, st)
 	}
 	pt.tag = commandTag{verb: tag}
 	return err

@@ -75,6 +75,16 @@ SELECT device_id, width_bucket((stats->>'battery')::int, 0, 100, 4) AS bucket, c
 SELECT format('%s has %s%% battery at %s', device_id, stats->>'battery', to_char(ts, 'HH24:MI')) FROM public.readings ORDER BY ts, device_id LIMIT 3;
 SELECT regexp_replace(stats->>'os_build', '\.(\d+)$', '-\1'), substring(stats->>'os_build' from '^[A-Z0-9]+') FROM public.readings ORDER BY ts, device_id LIMIT 2;
 SELECT device_id, count(*) FILTER (WHERE stats->>'battery' ~ '^9'), every(stats ? 'os_build') FROM public.readings GROUP BY 1 ORDER BY 1;
+PREPARE q(text) AS SELECT device_id, count(*) FROM public.readings WHERE device_id = $1 GROUP BY 1;
+EXECUTE q('4c410523');
+EXECUTE q('5c10102');
+DEALLOCATE q;
+BEGIN;
+DECLARE c CURSOR FOR SELECT device_id, ts FROM public.readings ORDER BY ts, device_id;
+FETCH 2 FROM c;
+FETCH NEXT FROM c;
+CLOSE c;
+COMMIT;
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
