@@ -9,8 +9,10 @@ import (
 
 // TestPGDialectMatchesPostgres runs testdata/pgdiff/queries.sql, queries of
 // the kind BI tools and analysts send over the demo's tables in
-// PostgreSQL's dialect (windows, ROLLUP, LATERAL, jsonb, numeric, to_char),
-// through psql against `shale demo`, and requires the output PostgreSQL 15
+// PostgreSQL's dialect (windows, ROLLUP, LATERAL, jsonb, numeric, to_char,
+// PREPARE and cursors, a session time zone) and the catalog queries that
+// describe those tables (information_schema, pg_attribute, pg_index,
+// pg_constraint), through psql against `shale demo`, and requires the output PostgreSQL 15
 // printed for them over a database restored from pg_dump of the demo
 // (testdata/pgdiff/postgres.out), byte for byte. To record it again, with
 // a PostgreSQL 15 on port 15433 and an empty database demodiff:
