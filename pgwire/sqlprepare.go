@@ -19,17 +19,9 @@ func parsePrepare(w *words) (*localStmt, error) {
 	if w.keyword("transaction") {
 		return nil, errorf(codeNotSupported, "PREPARE TRANSACTION is not supported: Shale's SQL is read-only")
 	}
-	st := &localStmt{kind: localPrepare}
-	var ok bool
-	if st.name, ok = w.ident(); !ok {
-		return nil, syntaxError(w)
-	}
-	if t, _ := w.peek(); t.kind == tokPunct && w.text[t.start] == '(' {
-		items, err := parenItems(w)
-		if err != nil {
-			return nil, err
-		}
-		st.items = items
+	st, err := nameAndItems(w, localPrepare)
+	if err != nil {
+		return nil, err
 	}
 	if !w.keyword("as") || w.done() {
 		return nil, syntaxError(w)
@@ -41,7 +33,20 @@ func parsePrepare(w *words) (*localStmt, error) {
 
 // parseExecute reads the rest of EXECUTE name [(value, ...)].
 func parseExecute(w *words) (*localStmt, error) {
-	st := &localStmt{kind: localExecute}
+	st, err := nameAndItems(w, localExecute)
+	if err != nil {
+		return nil, err
+	}
+	if !w.done() {
+		return nil, syntaxError(w)
+	}
+	return st, nil
+}
+
+// nameAndItems reads the statement name PREPARE and EXECUTE begin with and
+// the parenthesized list after it, if any.
+func nameAndItems(w *words, kind localKind) (*localStmt, error) {
+	st := &localStmt{kind: kind}
 	var ok bool
 	if st.name, ok = w.ident(); !ok {
 		return nil, syntaxError(w)
@@ -52,9 +57,6 @@ func parseExecute(w *words) (*localStmt, error) {
 			return nil, err
 		}
 		st.items = items
-	}
-	if !w.done() {
-		return nil, syntaxError(w)
 	}
 	return st, nil
 }

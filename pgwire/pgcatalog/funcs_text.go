@@ -265,35 +265,37 @@ func substring(ev *evaluator, a []Value, t []uint32) (Value, error) {
 			a[i] = intV(n)
 		}
 	}
-	if t[0] == tBytea && len(a) > 1 && a[1].k == kInt { // bytes, not characters
+	if t[0] == tBytea { // bytes, not characters
 		b := byteaBytes(a[0])
-		start, end := a[1].i, int64(len(b))+1
-		if len(a) > 2 {
-			if a[2].i < 0 {
-				return null, errorf("22011", noPos, "negative substring length not allowed")
-			}
-			end = start + a[2].i
+		lo, hi, err := substringBounds(a, len(b))
+		if err != nil {
+			return null, err
 		}
-		start, end = max(start, 1), min(end, int64(len(b))+1)
-		if start >= end {
-			return byteaV(nil), nil
-		}
-		return byteaV(b[start-1 : end-1]), nil
+		return byteaV(b[lo:hi]), nil
 	}
 	r := []rune(a[0].s)
-	start := a[1].i // 1-based, may be <= 0
-	end := int64(len(r)) + 1
+	lo, hi, err := substringBounds(a, len(r))
+	if err != nil {
+		return null, err
+	}
+	return textV(string(r[lo:hi])), nil
+}
+
+// substringBounds turns substring's 1-based start (which may be 0 or less)
+// and optional length into the [lo, hi) of a string of n units.
+func substringBounds(a []Value, n int) (lo, hi int, err error) {
+	start, end := a[1].i, int64(n)+1
 	if len(a) > 2 {
 		if a[2].i < 0 {
-			return null, errorf("22011", noPos, "negative substring length not allowed")
+			return 0, 0, errorf(CodeSubstring, noPos, "negative substring length not allowed")
 		}
 		end = start + a[2].i
 	}
-	start, end = max(start, 1), min(end, int64(len(r))+1)
+	start, end = max(start, 1), min(end, int64(n)+1)
 	if start >= end {
-		return textV(""), nil
+		return 0, 0, nil
 	}
-	return textV(string(r[start-1 : end-1])), nil
+	return int(start - 1), int(end - 1), nil
 }
 
 func trimFn(trim func(string, string) string) *builtin {
