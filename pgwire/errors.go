@@ -57,6 +57,7 @@ type pgError struct {
 	msg      string
 	detail   string
 	hint     string
+	where    string // CONTEXT
 	pos      int
 	severity string // "" means ERROR
 }
@@ -142,6 +143,10 @@ func toPGError(ctx context.Context, err error, offsets func(int) int) *pgError {
 		if errors.As(err, &detailed) {
 			e.detail = detailed.ErrorDetail()
 		}
+		var placed interface{ ErrorContext() string }
+		if errors.As(err, &placed) {
+			e.where = placed.ErrorContext()
+		}
 		return e
 	}
 	var se *sqlerr.Error
@@ -168,7 +173,7 @@ func (e *pgError) response(text string, base int) *pgproto3.ErrorResponse {
 		sev = "ERROR"
 	}
 	r := &pgproto3.ErrorResponse{Severity: sev, SeverityUnlocalized: sev, Code: e.code, Message: e.msg,
-		Detail: e.detail, Hint: e.hint}
+		Detail: e.detail, Hint: e.hint, Where: e.where}
 	if e.pos >= 0 && base+e.pos <= len(text) {
 		r.Position = int32(utf8.RuneCountInString(text[:base+e.pos]) + 1)
 	}

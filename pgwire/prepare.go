@@ -125,7 +125,9 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 			return nil, toPGError(c.ctx, err, q.origOffset)
 		case ok && ferr != nil:
 			pe := toPGError(c.ctx, ferr, nil)
-			if pe.hint == "" && pe.code != codeQueryCanceled {
+			// GoogleSQL's not-supported (public.t, JOIN) says nothing a
+			// PostgreSQL user needs; its syntax error may.
+			if pe.hint == "" && pe.code != codeQueryCanceled && sqlerr.CodeOf(err) == sqlerr.Syntax {
 				// Both readings failed: say why GoogleSQL's did too (a driver
 				// may have written a parameter as '\x..'::bytea).
 				pe.hint = fmt.Sprintf("GoogleSQL cannot read the statement (%v), so it was read as PostgreSQL.", err)

@@ -10,7 +10,8 @@ import (
 // TestPGDialectMatchesPostgres runs testdata/pgdiff/queries.sql, queries of
 // the kind BI tools and analysts send over the demo's tables in
 // PostgreSQL's dialect (windows, ROLLUP, LATERAL, jsonb, numeric, to_char,
-// PREPARE and cursors, a session time zone) and the catalog queries that
+// PREPARE and cursors, a session time zone, errors with their SQLSTATE
+// text, position, DETAIL and CONTEXT) and the catalog queries that
 // describe those tables (information_schema, pg_attribute, pg_index,
 // pg_constraint), through psql against `shale demo`, and requires the output PostgreSQL 15
 // printed for them over a database restored from pg_dump of the demo
@@ -18,7 +19,7 @@ import (
 // a PostgreSQL 15 on port 15433 and an empty database demodiff:
 //
 //	pg_dump -h 127.0.0.1 -p 5433 -d demo --no-owner | psql -h 127.0.0.1 -p 15433 -U postgres -d demodiff
-//	psql -h 127.0.0.1 -p 15433 -U postgres -d demodiff -X -A -f queries.sql > postgres.out 2>&1
+//	cd testdata/pgdiff && psql -h 127.0.0.1 -p 15433 -U postgres -d demodiff -X -A -f queries.sql > postgres.out 2>&1
 func TestPGDialectMatchesPostgres(t *testing.T) {
 	if _, err := exec.LookPath("psql"); err != nil {
 		t.Skip("psql is not installed")
@@ -29,7 +30,9 @@ func TestPGDialectMatchesPostgres(t *testing.T) {
 	}
 	_, addr := startShalePG(t, "demo", t.TempDir())
 	host, port, _ := strings.Cut(addr, ":")
-	got, err := exec.Command("psql", "-X", "-A", "-h", host, "-p", port, "-d", "demo", "-f", "testdata/pgdiff/queries.sql").CombinedOutput()
+	cmd := exec.Command("psql", "-X", "-A", "-h", host, "-p", port, "-d", "demo", "-f", "queries.sql")
+	cmd.Dir = "testdata/pgdiff" // error lines name the file as the recording did
+	got, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("psql: %v\n%s", err, got)
 	}

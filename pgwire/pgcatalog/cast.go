@@ -18,7 +18,7 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		return ev.castToTime(v, from)
 	}
 	if (to == tTimestamptz || to == tTimestamp || to == tDate) && v.k == kText {
-		return ev.castTime(v.s, from, to), nil
+		return ev.castTime(v.s, from, to)
 	}
 	if to == tInterval && from != tInterval {
 		iv, err := parseInterval(ev.text(v, from))
@@ -77,15 +77,24 @@ var timeInputs = []string{"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02 15:
 	"2006-01-02 15:04", "2006-01-02T15:04"}
 
 // castTime reads a date or timestamp and renders it in its type's output
-// form, so that values of the type compare correctly as text; text it
-// cannot read is kept as it is. A timestamptz becomes its UTC text (an
-// instant); one written without a zone, or a timestamp or date made one,
-// is a wall time in the session's zone; a timestamptz made a timestamp or
-// date is its wall time there.
-func (ev *evaluator) castTime(s string, from, to uint32) Value {
+// form, so that values of the type compare correctly as text. A
+// timestamptz becomes its UTC text (an instant); one written without a
+// zone, or a timestamp or date made one, is a wall time in the session's
+// zone; a timestamptz made a timestamp or date is its wall time there.
+// PostgreSQL's special inputs now, today, yesterday, tomorrow and epoch
+// read as such; infinity and -infinity stay words, which sort after and
+// before every date as text; anything else is 22007.
+func (ev *evaluator) castTime(s string, from, to uint32) (Value, error) {
 	t, ok := parseTime(s)
 	if !ok {
-		return textV(s)
+		special, err := ev.specialTime(s, to)
+		if err != nil || special.k != kNull {
+			return special, err
+		}
+		if from == tTimestamptz || from == tTimestamp || from == tDate {
+			return textV(s), nil // a value of a time type already: keep it
+		}
+		return null, errorf("22007", noPos, "invalid input syntax for type %s: \"%s\"", formatType(to, -1), s)
 	}
 	switch {
 	case to == tTimestamptz && (from == tTimestamp || from == tDate || !hasZone(s)):
@@ -96,7 +105,40 @@ func (ev *evaluator) castTime(s string, from, to uint32) Value {
 	if to == tTimestamptz {
 		t = t.UTC()
 	}
-	return timeValue(t, to)
+	return timeValue(t, to), nil
+}
+
+// specialTime reads PostgreSQL's special date and time inputs; NULL (and
+// no error) for other text.
+func (ev *evaluator) specialTime(s string, to uint32) (Value, error) {
+	word := strings.ToLower(strings.TrimSpace(s))
+	midnight := func(days int) (Value, error) {
+		y, m, d := ev.now.In(ev.zone()).Date()
+		t := time.Date(y, m, d+days, 0, 0, 0, 0, ev.zone())
+		if to == tTimestamptz {
+			t = t.UTC()
+		}
+		return timeValue(t, to), nil
+	}
+	switch word {
+	case "now":
+		t := ev.now
+		if to != tTimestamptz {
+			t = t.In(ev.zone())
+		}
+		return timeValue(t, to), nil
+	case "today":
+		return midnight(0)
+	case "yesterday":
+		return midnight(-1)
+	case "tomorrow":
+		return midnight(1)
+	case "epoch":
+		return timeValue(time.Unix(0, 0).UTC(), to), nil
+	case "infinity", "-infinity":
+		return textV(word), nil
+	}
+	return null, nil
 }
 
 // hasZone reports whether date or timestamp text names its zone (Z, or an

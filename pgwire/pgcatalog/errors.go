@@ -34,12 +34,16 @@ type Error struct {
 	Position int
 	Detail   string // optional: more about what went wrong
 	Hint     string // optional: what to do about it
+	Context  string // optional: where it went wrong (CONTEXT)
 }
 
 func (e *Error) Error() string { return e.Message }
 
 // ErrorHint returns the hint ("" for none) for the ErrorResponse.
 func (e *Error) ErrorHint() string { return e.Hint }
+
+// ErrorContext returns the context ("" for none) for the ErrorResponse.
+func (e *Error) ErrorContext() string { return e.Context }
 
 // ErrorDetail returns the detail ("" for none) for the ErrorResponse.
 func (e *Error) ErrorDetail() string { return e.Detail }

@@ -85,12 +85,20 @@ func coerceLiteral(e *cexpr, to uint32) (*cexpr, error) {
 		return out, nil
 	}
 	from, inner := e.typ, e.fn
+	litPos := int32(noPos) // a string literal's input errors point at it
+	if e.isConst && e.untyped {
+		litPos = e.pos
+	}
 	out := &cexpr{typ: to, name: e.name, fields: e.fields, param: e.param, fn: func(ev *evaluator, en *env) (Value, error) {
 		v, err := inner(ev, en)
 		if err != nil {
 			return null, err
 		}
-		return ev.cast(v, from, to)
+		v, err = ev.cast(v, from, to)
+		if pe, ok := err.(*Error); ok && pe.Position == 0 && litPos >= 0 {
+			pe.Position = int(litPos) + 1
+		}
+		return v, err
 	}}
 	return out, nil
 }

@@ -74,6 +74,14 @@ func (p *jsonParser) fail() error {
 	if tok != "" {
 		e.Detail = fmt.Sprintf("Token \"%s\" is invalid.", tok)
 	}
+	// CONTEXT shows the line up to the bad token's end, as PostgreSQL's
+	// json_errdetail context does, with ... when text follows it.
+	end := p.i + len(tok)
+	start := strings.LastIndexByte(p.s[:p.i], '\n') + 1
+	e.Context = fmt.Sprintf("JSON data, line %d: %s", strings.Count(p.s[:start], "\n")+1, p.s[start:end])
+	if end < len(p.s) {
+		e.Context += "..."
+	}
 	return e
 }
 

@@ -481,7 +481,7 @@ func intArith(op string, x, y int64, pos int32) (Value, error) {
 		return intV(x * y), nil
 	case "/", "%":
 		if y == 0 {
-			return null, errorf(CodeDivisionByZero, pos, "division by zero")
+			return null, errorf(CodeDivisionByZero, noPos, "division by zero") // found running, as PostgreSQL's: no position
 		}
 		if op == "/" {
 			return intV(x / y), nil

@@ -111,6 +111,11 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	if err := b.bindTargets(p, s.TargetList, sc); err != nil {
 		return nil, err
 	}
+	if len(s.GroupClause) == 0 && len(p.aggs) > 0 {
+		if err := ungroupedColumn(s.TargetList, sc); err != nil {
+			return nil, err
+		}
+	}
 	srfs := p.srfs
 	sc.srfs = nil
 	if s.HavingClause != nil {
@@ -187,6 +192,34 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 		p.addTarget(e, name)
 	}
 	p.nvisible = len(p.targets)
+	return nil
+}
+
+// ungroupedColumn reports PostgreSQL's 42803 for an aggregate query
+// without GROUP BY whose select list also names a column of its own
+// level (SELECT device_id, count(*) FROM t): the commonest form of the
+// mistake, checked without judging expressions built over columns.
+func ungroupedColumn(targets []*pg_query.Node, sc *scope) error {
+	for _, t := range targets {
+		cr := t.GetResTarget().GetVal().GetColumnRef()
+		if cr == nil {
+			continue
+		}
+		f := strs(cr.Fields)
+		if len(f) == 0 || f[len(f)-1] == "*" {
+			continue
+		}
+		schema, qual, name := splitColumnRef(f)
+		levels, _, col, err := sc.resolve(schema, qual, name, cr.Location)
+		if err != nil || levels > 0 {
+			continue
+		}
+		ref := name
+		if col.rel != "" {
+			ref = col.rel + "." + name
+		}
+		return errorf(CodeGrouping, cr.Location, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", ref)
+	}
 	return nil
 }
 
