@@ -138,7 +138,8 @@ func paramText(v types.Value) string {
 }
 
 // catValueType is the value type a catalog column of a PostgreSQL type
-// travels as: integers and floats as numbers (binary format needs them),
+// travels as: integers and floats as numbers (binary format needs them;
+// a real as FLOAT32, so it prints with a real's digits),
 // bool as BOOL, bytea as BYTES, date and timestamps as DATE and TIMESTAMP,
 // everything else (json and jsonb too: pgwire sends a STRING there as the
 // JSON text it is) as its text. A user table's value that reaches a result
@@ -149,7 +150,9 @@ func catValueType(oid uint32) *types.Type {
 		return types.Bool
 	case 20, 21, 23, 26, 28:
 		return types.Int64
-	case 700, 701:
+	case 700:
+		return types.Float32
+	case 701:
 		return types.Float64
 	case 17:
 		return types.Bytes
@@ -206,6 +209,9 @@ func catValue(text *string, t *types.Type) (types.Value, error) {
 	case types.KindFloat64:
 		f, err := strconv.ParseFloat(*text, 64)
 		return types.Float64Value(f), err
+	case types.KindFloat32:
+		f, err := strconv.ParseFloat(*text, 32)
+		return types.Float32Value(float32(f)), err
 	case types.KindBytes:
 		if h, ok := strings.CutPrefix(*text, `\x`); ok {
 			if b, err := hex.DecodeString(h); err == nil {

@@ -42,6 +42,9 @@ func (ev *evaluator) text(v Value, typ uint32) string {
 				return n.String() // numeric never takes an exponent
 			}
 		}
+		if typ == tFloat4 {
+			return formatFloatBits(v.f, 32)
+		}
 	case kArray:
 		elem := elemType(typ)
 		if typ == tInt2Vector || typ == tOidVector {

@@ -412,7 +412,11 @@ func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 			return null, err
 		}
 		if x.k == kInt && y.k == kInt {
-			return intArith(op, x.i, y.i, pos)
+			v, err := intArith(op, x.i, y.i, pos)
+			if err == nil && v.k == kInt {
+				err = intRange(v.i, typ, op, x.i, y.i)
+			}
+			return v, err
 		}
 		if typ == tNumeric {
 			return numericBinary(op, x, y)
@@ -469,6 +473,33 @@ func numericBinary(op string, x, y Value) (Value, error) {
 		return null, err
 	}
 	return numericV(n), nil
+}
+
+// intRange reports 22003 when an integer result does not fit its type
+// (int2, int4) or when int8 arithmetic wrapped.
+func intRange(r int64, typ uint32, op string, x, y int64) error {
+	name, lo, hi := "bigint", int64(math.MinInt64), int64(math.MaxInt64)
+	switch typ {
+	case tInt2:
+		name, lo, hi = "smallint", math.MinInt16, math.MaxInt16
+	case tInt4:
+		name, lo, hi = "integer", math.MinInt32, math.MaxInt32
+	}
+	wrapped := false
+	switch op {
+	case "+":
+		wrapped = (x >= 0) == (y >= 0) && (r >= 0) != (x >= 0)
+	case "-":
+		wrapped = (x >= 0) != (y >= 0) && (r >= 0) != (x >= 0)
+	case "*":
+		wrapped = x != 0 && (r/x != y || x == -1 && y == math.MinInt64)
+	case "/":
+		wrapped = x == math.MinInt64 && y == -1
+	}
+	if wrapped || r < lo || r > hi {
+		return errorf(CodeOutOfRange, noPos, "%s out of range", name)
+	}
+	return nil
 }
 
 func intArith(op string, x, y int64, pos int32) (Value, error) {

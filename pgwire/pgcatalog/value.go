@@ -246,7 +246,11 @@ func plainText(v Value) string {
 	return ""
 }
 
-func formatFloat(f float64) string {
+func formatFloat(f float64) string { return formatFloatBits(f, 64) }
+
+// formatFloatBits is formatFloat for a float of bits precision (32: a
+// real, whose shortest digits are float4out's).
+func formatFloatBits(f float64, bits int) string {
 	switch {
 	case math.IsInf(f, 1):
 		return "Infinity"
@@ -257,11 +261,16 @@ func formatFloat(f float64) string {
 	}
 	// As PostgreSQL's float8out: the shortest digits that read back,
 	// written plainly unless the exponent is below -4 or above 14.
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	if exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:]); exp < -4 || exp >= 15 {
+	// Exponent form past FLT_DIG (6) or DBL_DIG (15) digits before the point.
+	limit := 15
+	if bits == 32 {
+		limit = 6
+	}
+	e := strconv.FormatFloat(f, 'e', -1, bits)
+	if exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:]); exp < -4 || exp >= limit {
 		return e
 	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	return strconv.FormatFloat(f, 'f', -1, bits)
 }
 
 // quoteArrayElem quotes an array element as array_out does.
