@@ -118,10 +118,10 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 	if fb, ok := c.srv.opts.Catalog.(FallbackCatalog); ok && fallsBack(err) {
 		st, ok, ferr := fb.PrepareFallback(c.ctx, c.session(), p.text, oids)
 		switch {
-		case ok && ferr != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedFunction:
-			// GoogleSQL read the statement and lacks one of its functions;
-			// PostgreSQL's reading failed too: GoogleSQL's error (with its
-			// suggestions) is the one to fix.
+		case ok && ferr != nil && (sqlerr.CodeOf(err) == sqlerr.UndefinedFunction || sqlerr.CodeOf(err) == sqlerr.UndefinedColumn):
+			// GoogleSQL read the statement and lacks one of its functions
+			// or names; PostgreSQL's reading failed too: GoogleSQL's error
+			// (with its suggestions) is the one to fix.
 			return nil, toPGError(c.ctx, err, q.origOffset)
 		case ok && ferr != nil:
 			pe := toPGError(c.ctx, ferr, nil)
@@ -143,11 +143,13 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 // fallsBack reports whether an Executor error leaves the statement to a
 // FallbackCatalog: GoogleSQL could not read it (a syntax error: quoted
 // identifiers are strings to GoogleSQL), does not support it (a
-// schema-qualified table such as public.t is a path expression), or calls
-// a function GoogleSQL does not have (to_char, date_part).
+// schema-qualified table such as public.t is a path expression), calls a
+// function GoogleSQL does not have (to_char, date_part), or names a column
+// it cannot find (# starts a comment in GoogleSQL, so SELECT cf #> '{q}'
+// FROM t reads as SELECT cf).
 func fallsBack(err error) bool {
 	switch sqlerr.CodeOf(err) {
-	case sqlerr.Syntax, sqlerr.NotSupported, sqlerr.UndefinedFunction:
+	case sqlerr.Syntax, sqlerr.NotSupported, sqlerr.UndefinedFunction, sqlerr.UndefinedColumn:
 		return true
 	}
 	return false
