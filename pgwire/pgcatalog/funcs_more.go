@@ -374,3 +374,117 @@ func dateBin(_ *evaluator, a []Value, t []uint32) (Value, error) {
 	}
 	return timeValue(origin.Add(time.Duration(bin)*time.Microsecond), t[1]), nil
 }
+
+func init() {
+	register("parse_ident", &builtin{min: 1, max: 2, args: []uint32{tText, tBool}, ret: tTextArray, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		strict := len(a) < 2 || a[1].truthy()
+		parts, err := parseIdent(a[0].s, strict)
+		if err != nil {
+			return null, err
+		}
+		return textArray(parts...), nil
+	}})
+	for name, typ := range map[string]uint32{"json_object": tJSON, "jsonb_object": tJSONB} {
+		register(name, &builtin{min: 1, max: 2, args: []uint32{tTextArray, tTextArray}, ret: typ, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+			return jsonObjectOf(ev, a, typ)
+		}})
+	}
+}
+
+// parseIdent splits a qualified identifier as parse_ident does: parts
+// separated by dots, unquoted ones lower-cased, quoted ones as written
+// ("" a quote). Strict, anything after the name is an error; otherwise it
+// ends the name.
+func parseIdent(s string, strict bool) ([]string, error) {
+	bad := func() error {
+		return errorf(CodeInvalidText, noPos, "string is not a valid identifier: \"%s\"", s)
+	}
+	var parts []string
+	i := 0
+	for {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++
+		}
+		var part strings.Builder
+		switch {
+		case i < len(s) && s[i] == '"':
+			i++
+			for {
+				if i >= len(s) {
+					return nil, bad()
+				}
+				if s[i] == '"' {
+					if i+1 < len(s) && s[i+1] == '"' {
+						part.WriteByte('"')
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				part.WriteByte(s[i])
+				i++
+			}
+		default:
+			start := i
+			for i < len(s) && (s[i] == '_' || s[i] == '$' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' ||
+				s[i] >= '0' && s[i] <= '9' && i > start || s[i] >= 0x80) {
+				i++
+			}
+			if i == start {
+				return nil, bad()
+			}
+			part.WriteString(strings.ToLower(s[start:i]))
+		}
+		parts = append(parts, part.String())
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			continue
+		}
+		if i < len(s) && strict {
+			return nil, bad()
+		}
+		return parts, nil
+	}
+}
+
+// jsonObjectOf is json_object(text[]) of alternating keys and values, or
+// json_object(keys, values); jsonb_object the same as jsonb.
+func jsonObjectOf(ev *evaluator, a []Value, typ uint32) (Value, error) {
+	var keys, vals []Value
+	if len(a) == 2 {
+		if len(a[0].a) != len(a[1].a) {
+			return null, errorf("2202E", noPos, "mismatched array dimensions")
+		}
+		keys, vals = a[0].a, a[1].a
+	} else {
+		if len(a[0].a)%2 != 0 {
+			return null, errorf("2202E", noPos, "array must have even number of elements")
+		}
+		for i := 0; i < len(a[0].a); i += 2 {
+			keys, vals = append(keys, a[0].a[i]), append(vals, a[0].a[i+1])
+		}
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if k.isNull() {
+			return null, errorf(CodeNullValue, noPos, "null value not allowed for object key")
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeJSONString(&b, k.s)
+		b.WriteString(" : ")
+		if vals[i].isNull() {
+			b.WriteString("null")
+		} else {
+			writeJSONString(&b, vals[i].s)
+		}
+	}
+	b.WriteByte('}')
+	return jsonValue(b.String(), typ)
+}
