@@ -488,3 +488,43 @@ func jsonObjectOf(ev *evaluator, a []Value, typ uint32) (Value, error) {
 	b.WriteByte('}')
 	return jsonValue(b.String(), typ)
 }
+
+func init() {
+	// like_escape is what LIKE ... ESCAPE 'c' becomes: the pattern
+	// rewritten to use LIKE's default escape, the backslash.
+	register("like_escape", &builtin{min: 2, args: []uint32{tText, tText}, retFn: textOrBytea, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		out, err := likeEscape(a[0].s, a[1].s)
+		return textV(out), err
+	}})
+}
+
+// likeEscape rewrites a LIKE pattern whose escape character is esc ("":
+// none) into one escaped by backslashes.
+func likeEscape(pattern, esc string) (string, error) {
+	if esc == `\` {
+		return pattern, nil
+	}
+	if utf8.RuneCountInString(esc) > 1 {
+		return "", errorf(CodeInvalidEscape, noPos, "invalid escape string")
+	}
+	var b strings.Builder
+	escaped := false
+	for _, c := range pattern {
+		switch {
+		case escaped:
+			b.WriteByte('\\')
+			b.WriteRune(c)
+			escaped = false
+		case esc != "" && string(c) == esc:
+			escaped = true
+		case c == '\\':
+			b.WriteString(`\\`)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	if escaped {
+		return "", errorf(CodeInvalidEscape, noPos, "LIKE pattern must not end with escape character")
+	}
+	return b.String(), nil
+}
