@@ -190,6 +190,7 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 			name = e.name
 		}
 		p.addTarget(e, name)
+		p.targetKeys[len(p.targets)-1] = nodeKey(rt.Val)
 	}
 	p.nvisible = len(p.targets)
 	return nil
@@ -248,11 +249,15 @@ func (b *binder) bindOrderExpr(n *pg_query.Node, p *selectPlan, sc *scope) (int,
 		name := lastName(cr.Fields)
 		found := -1
 		for i := 0; i < p.nvisible; i++ {
-			if p.cols[i].name == name {
-				if found >= 0 {
-					found = -2
-					break
-				}
+			if p.cols[i].name != name {
+				continue
+			}
+			// Two output columns of the name are ambiguous unless they are
+			// the same expression (SELECT a, a ... ORDER BY a).
+			if found >= 0 && (p.targetKeys[i] == "" || p.targetKeys[i] != p.targetKeys[found]) {
+				return 0, errorf(CodeAmbiguousColumn, cr.Location, "ORDER BY \"%s\" is ambiguous", name)
+			}
+			if found < 0 {
 				found = i
 			}
 		}

@@ -28,6 +28,7 @@ type selectPlan struct {
 	distinct   bool
 	distinctOn []int
 	sort       []sortKey
+	targetKeys []string // each select-list item's parse tree (nodeKey; "" for a * column)
 	limit      *cexpr
 	offset     *cexpr
 	cols       []outCol
@@ -43,6 +44,7 @@ type sortKey struct {
 func (p *selectPlan) addTarget(e *cexpr, name string) {
 	p.targets = append(p.targets, e)
 	p.cols = append(p.cols, outCol{name: name, typ: outputType(e.typ)})
+	p.targetKeys = append(p.targetKeys, "")
 }
 
 // outputType is the type a client sees: unknown literals are text.

@@ -156,6 +156,15 @@ SELECT string_to_array(stats->>'os_build', '.'), array_length(string_to_array(st
 SELECT device_id || E'\t' || device_type, quote_literal(device_id), quote_ident(device_type), md5(device_id) FROM public.readings GROUP BY device_id, device_type ORDER BY 1;
 SELECT encode(convert_to(device_id, 'UTF8'), 'base64'), decode(encode(convert_to(device_id, 'UTF8'), 'hex'), 'hex') FROM public.readings GROUP BY device_id ORDER BY 1;
 SELECT initcap(replace(device_type, 'e', 'E')), reverse(device_id), repeat(left(device_id, 1), 3), ascii(device_id), chr(65 + length(device_id)) FROM public.readings GROUP BY device_id, device_type ORDER BY 1, 2;
+SELECT device_id, ts FROM public.readings ORDER BY device_id DESC, ts DESC FETCH FIRST 3 ROWS ONLY;
+SELECT device_id, ts FROM public.readings ORDER BY ts DESC, device_id LIMIT ALL OFFSET 15;
+SELECT DISTINCT device_type, device_id FROM public.readings ORDER BY 1 DESC, 2;
+SELECT device_id, count(*) AS n FROM public.readings GROUP BY device_id HAVING count(*) >= 6 ORDER BY n DESC, device_id LIMIT 2;
+SELECT t.device_id FROM public.readings t WHERE EXISTS (SELECT 1 FROM public.readings u WHERE u.device_id = t.device_id AND u.ts > t.ts) AND t.ts = '2020-05-01 05:00:00+00' ORDER BY 1;
+SELECT min(ts)::date, max(ts)::date, max(ts) - min(ts), justify_interval(max(ts) - min(ts)) FROM public.readings;
+SELECT device_id, rank() OVER (ORDER BY device_id), dense_rank() OVER (ORDER BY device_type), row_number() OVER (PARTITION BY device_type ORDER BY device_id) FROM public.readings GROUP BY device_type, device_id ORDER BY 1;
+SELECT x.k, x.v FROM public.counters c, jsonb_each_text(c.clicks) x(k, v) ORDER BY c._key;
+SELECT (SELECT count(*) FROM public.readings r WHERE r.device_id = d.device_id) FROM (VALUES ('4c410523'), ('nope')) d(device_id);
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
