@@ -121,7 +121,8 @@ func (s *catStatement) Run(ctx context.Context, params map[string]types.Value) (
 }
 
 // paramText renders a parameter as the text the emulator parses: bytea as
-// \x and hex, as a table's bytea values read.
+// \x and hex, as a table's bytea values read; timestamps in UTC and dates
+// in their output forms; numbers in decimal.
 func paramText(v types.Value) string {
 	switch v.Kind() {
 	case types.KindString:
@@ -133,6 +134,14 @@ func paramText(v types.Value) string {
 			return "true"
 		}
 		return "false"
+	case types.KindTimestamp: // a timestamptz's canonical text: UTC
+		return v.Time().Format("2006-01-02 15:04:05.999999-07")
+	case types.KindDate:
+		return time.Unix(v.Int64()*86400, 0).UTC().Format("2006-01-02")
+	case types.KindInt64:
+		return strconv.FormatInt(v.Int64(), 10)
+	case types.KindFloat32, types.KindFloat64:
+		return strconv.FormatFloat(v.Float64(), 'g', -1, 64)
 	}
 	return strings.Trim(v.String(), `"`)
 }

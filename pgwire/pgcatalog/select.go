@@ -291,10 +291,16 @@ func (b *binder) bindLimit(s *pg_query.SelectStmt, sc *scope) (limit, offset *ce
 		if limit, err = b.bindExpr(s.LimitCount, inner); err != nil {
 			return nil, nil, err
 		}
+		if limit.untyped { // LIMIT $1 takes a bigint, as in PostgreSQL
+			limit = b.coerce(limit, tInt8)
+		}
 	}
 	if s.LimitOffset != nil {
 		if offset, err = b.bindExpr(s.LimitOffset, inner); err != nil {
 			return nil, nil, err
+		}
+		if offset.untyped {
+			offset = b.coerce(offset, tInt8)
 		}
 	}
 	return limit, offset, nil
