@@ -119,18 +119,10 @@ func toCharField(t time.Time, pat string, fm, withZone bool) string {
 		return num(isoYear, 4)
 	case "MM":
 		return num(int(t.Month()), 2)
-	case "MONTH":
-		return name(strings.ToUpper(t.Month().String()))
-	case "Month":
-		return name(t.Month().String())
-	case "month":
-		return name(strings.ToLower(t.Month().String()))
-	case "MON":
-		return strings.ToUpper(t.Month().String()[:3])
-	case "Mon":
-		return t.Month().String()[:3]
-	case "mon":
-		return strings.ToLower(t.Month().String()[:3])
+	case "MONTH", "Month", "month":
+		return name(caseLike(pat, t.Month().String()))
+	case "MON", "Mon", "mon":
+		return caseLike(pat, t.Month().String()[:3])
 	case "DD":
 		return num(t.Day(), 2)
 	case "DDD":
@@ -139,18 +131,10 @@ func toCharField(t time.Time, pat string, fm, withZone bool) string {
 		return fmt.Sprint(int(t.Weekday()) + 1)
 	case "ID":
 		return fmt.Sprint((int(t.Weekday())+6)%7 + 1)
-	case "DAY":
-		return name(strings.ToUpper(t.Weekday().String()))
-	case "Day":
-		return name(t.Weekday().String())
-	case "day":
-		return name(strings.ToLower(t.Weekday().String()))
-	case "DY":
-		return strings.ToUpper(t.Weekday().String()[:3])
-	case "Dy":
-		return t.Weekday().String()[:3]
-	case "dy":
-		return strings.ToLower(t.Weekday().String()[:3])
+	case "DAY", "Day", "day":
+		return name(caseLike(pat, t.Weekday().String()))
+	case "DY", "Dy", "dy":
+		return caseLike(pat, t.Weekday().String()[:3])
 	case "HH", "HH12":
 		return num(hour12, 2)
 	case "HH24":
@@ -193,6 +177,18 @@ func toCharField(t time.Time, pat string, fm, withZone bool) string {
 		return name
 	}
 	return pat
+}
+
+// caseLike writes a month or day name (Go's capitalized form) in the case
+// of the pattern naming it: MONTH upper, month lower, Month as it is.
+func caseLike(pat, name string) string {
+	switch pat {
+	case strings.ToUpper(pat):
+		return strings.ToUpper(name)
+	case strings.ToLower(pat):
+		return strings.ToLower(name)
+	}
+	return name
 }
 
 // floorDiv is a / b rounded down.
