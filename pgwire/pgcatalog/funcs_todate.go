@@ -61,45 +61,24 @@ func fromChar(text, format string) (time.Time, error) {
 	}
 	const notAllowed = "The given value did not match any of the allowed values for this field."
 	skipSpace := func() { in = strings.TrimLeft(in, " \t\n") }
-	for i := 0; i < len(format); {
-		switch c := format[i]; {
-		case c == '"':
-			j := strings.IndexByte(format[i+1:], '"')
-			lit := format[i+1:]
-			if j >= 0 {
-				lit = format[i+1 : i+1+j]
-			}
-			in = strings.TrimPrefix(in, lit)
-			i += len(lit) + 2
+	for _, node := range parseDCH(format) {
+		switch {
+		case node.key == nil && node.quoted:
+			in = strings.TrimPrefix(in, node.text)
 			continue
-		case c == '\\' && i+1 < len(format):
-			in = strings.TrimPrefix(in, format[i+1:i+2])
-			i += 2
-			continue
-		}
-		if strings.HasPrefix(format[i:], "FM") || strings.HasPrefix(format[i:], "FX") {
-			i += 2
-			continue
-		}
-		pat := ""
-		for _, p := range toCharPatterns {
-			if strings.HasPrefix(format[i:], p) {
-				pat = p
-				break
-			}
-		}
-		if pat == "" { // a separator or other text: matches one separator
-			if c := format[i]; c == ' ' {
+		case node.key == nil: // a separator or other text: matches one separator
+			if node.text == " " {
 				skipSpace()
 			} else if in != "" && !isAlnum(in[0]) {
 				in = in[1:]
 			}
-			i++
+			continue
+		case node.key.id == "FX":
 			continue
 		}
-		i += len(pat)
+		pat := node.key.name
 		skipSpace()
-		switch up := strings.ToUpper(pat); {
+		switch up := node.key.id; {
 		case up == "TZ" || up == "OF":
 			return time.Time{}, errorf(CodeNotSupported, noPos, "formatting field \"%s\" is only supported in to_char", pat)
 		case up == "MON" || up == "MONTH":
