@@ -32,6 +32,8 @@ func (b *binder) bindGroupBy(clause, targets []*pg_query.Node, sc *scope, p *sel
 				return 0, errorf(CodeUndefinedColumn, c.Location, "GROUP BY position %d is not in select list", k)
 			}
 			n = targets[k-1].GetResTarget().Val
+		} else if t := outputNamed(n, targets, sc); t != nil {
+			n = t
 		}
 		id := nodeKey(n)
 		if i := slices.Index(sc.groupKeys, id); i >= 0 {
@@ -46,7 +48,7 @@ func (b *binder) bindGroupBy(clause, targets []*pg_query.Node, sc *scope, p *sel
 			cols = append(cols, c)
 		}
 		p.groupKeys, p.groupRefs = append(p.groupKeys, e), append(p.groupRefs, cols)
-		sc.groupKeys = append(sc.groupKeys, id)
+		sc.groupKeys, sc.groupNodes = append(sc.groupKeys, id), append(sc.groupNodes, n)
 		return len(p.groupKeys) - 1, nil
 	}
 	if !hasSets {

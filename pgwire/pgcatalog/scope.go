@@ -59,6 +59,9 @@ type scopeCol struct {
 	// (a visible copy, or a FULL JOIN's merged column), which * lists
 	// first, as PostgreSQL does.
 	usingDup, usingKey bool
+	// scan is the Shale table a column reads (nil for other relations):
+	// its primary key, grouped, makes the table's other columns grouped too.
+	scan *tableScanPlan
 }
 
 // relRef names a catalog relation or a Shale table.
@@ -82,8 +85,11 @@ type scope struct {
 	srfs    *[]*srfSlot
 	// windows are the query's named windows (WINDOW w AS (...)).
 	windows map[string]*pg_query.WindowDef
-	// groupKeys identify the GROUP BY keys (nodeKey), for GROUPING().
-	groupKeys []string
+	// groupKeys identify the GROUP BY keys (nodeKey), for GROUPING();
+	// groupNodes are the keys' expressions (a position or output name
+	// replaced by the select-list item it names), for checkGrouped.
+	groupKeys  []string
+	groupNodes []*pg_query.Node
 	// argAggs, when set, collects the aggregates an aggregate's own
 	// arguments may hold: a window aggregate's, which runs after grouping
 	// (sum(count(*)) OVER ()).

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -145,10 +146,40 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	if len(p.srfs) != len(srfs) {
 		return nil, errorf(CodeNotSupported, noPos, "set-returning functions are only supported in the select list")
 	}
+	if p.grouped && b.tables != nil { // a query over Shale's tables
+		if err := b.checkGrouped(groupedExprs(s, p), sc); err != nil {
+			return nil, err
+		}
+	}
+	p.withTies = s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES
 	if p.limit, p.offset, err = b.bindLimit(s, sc); err != nil {
 		return nil, err
 	}
 	return &queryPlan{root: p, cols: p.cols}, nil
+}
+
+// groupedExprs are the expressions of a grouped select that are computed
+// per group: the select list, HAVING, and ORDER BY items other than output
+// columns named or numbered.
+func groupedExprs(s *pg_query.SelectStmt, p *selectPlan) []*pg_query.Node {
+	var out []*pg_query.Node
+	for _, t := range s.TargetList {
+		out = append(out, t.GetResTarget().GetVal())
+	}
+	out = append(out, s.HavingClause)
+	for _, n := range s.SortClause {
+		e := n.GetSortBy().GetNode()
+		if e.GetAConst() != nil {
+			continue
+		}
+		if cr := e.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && slices.ContainsFunc(p.cols[:p.nvisible], func(c outCol) bool {
+			return c.name == cr.Fields[0].GetString_().GetSval()
+		}) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // bindTargets binds the select list, expanding * and t.*.

@@ -31,6 +31,7 @@ type selectPlan struct {
 	targetKeys []string // each select-list item's parse tree (nodeKey; "" for a * column)
 	limit      *cexpr
 	offset     *cexpr
+	withTies   bool // FETCH FIRST n ROWS WITH TIES: rows equal to the last one on sort are kept
 	cols       []outCol
 }
 
@@ -128,7 +129,7 @@ func (p *selectPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 	if p.distinct {
 		out = distinctRows(out, p.distinctKey())
 	}
-	if out, err = applyLimit(ev, out, p.limit, p.offset, outer); err != nil {
+	if out, err = applyLimit(ev, out, p.limit, p.offset, p.ties(), outer); err != nil {
 		return nil, err
 	}
 	for i, r := range out {
@@ -394,7 +395,18 @@ func lessRow(x, y []Value, keys []sortKey) bool {
 	return false
 }
 
-func applyLimit(ev *evaluator, rows [][]Value, limit, offset *cexpr, outer *env) ([][]Value, error) {
+// ties is the sort keys of a FETCH … WITH TIES, nil otherwise.
+func (p *selectPlan) ties() []sortKey {
+	if p.withTies {
+		return p.sort
+	}
+	return nil
+}
+
+// applyLimit applies OFFSET and LIMIT to sorted rows. With ties (the sort
+// keys of FETCH FIRST … WITH TIES), the rows that sort equal to the last
+// one kept are kept too.
+func applyLimit(ev *evaluator, rows [][]Value, limit, offset *cexpr, ties []sortKey, outer *env) ([][]Value, error) {
 	e := &env{outer: outer}
 	if offset != nil {
 		v, err := offset.fn(ev, e)
@@ -414,6 +426,11 @@ func applyLimit(ev *evaluator, rows [][]Value, limit, offset *cexpr, outer *env)
 			return nil, err
 		}
 		if n, ok := v.asInt(); ok && !v.isNull() && n >= 0 && n < int64(len(rows)) {
+			if ties != nil && n > 0 {
+				for n < int64(len(rows)) && !lessRow(rows[n-1], rows[n], ties) {
+					n++
+				}
+			}
 			rows = rows[:n]
 		}
 	}

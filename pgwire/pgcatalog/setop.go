@@ -136,6 +136,7 @@ type sortLimitPlan struct {
 	input         *queryPlan
 	sort          []sortKey
 	limit, offset *cexpr
+	withTies      bool
 }
 
 func (p *sortLimitPlan) columns() []scopeCol { return p.input.root.columns() }
@@ -145,7 +146,11 @@ func (p *sortLimitPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 		return nil, err
 	}
 	sortRows(rows, p.sort)
-	return applyLimit(ev, rows, p.limit, p.offset, outer)
+	var ties []sortKey
+	if p.withTies {
+		ties = p.sort
+	}
+	return applyLimit(ev, rows, p.limit, p.offset, ties, outer)
 }
 
 func (b *binder) bindOuterSortLimit(q *queryPlan, s *pg_query.SelectStmt, sc *scope) (*queryPlan, error) {
@@ -178,5 +183,6 @@ func (b *binder) bindOuterSortLimit(q *queryPlan, s *pg_query.SelectStmt, sc *sc
 	if p.limit, p.offset, err = b.bindLimit(s, sc); err != nil {
 		return nil, err
 	}
+	p.withTies = s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES
 	return &queryPlan{root: p, cols: q.cols}, nil
 }

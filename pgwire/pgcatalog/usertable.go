@@ -52,7 +52,7 @@ type tableScanPlan struct {
 func newTableScan(t *Table) *tableScanPlan {
 	p := &tableScanPlan{table: t, used: make([]bool, len(t.Columns))}
 	for i, c := range t.Columns {
-		p.cols = append(p.cols, scopeCol{name: c.Name, typ: c.TypeOID, use: &p.used[i]})
+		p.cols = append(p.cols, scopeCol{name: c.Name, typ: c.TypeOID, use: &p.used[i], scan: p})
 	}
 	return p
 }
