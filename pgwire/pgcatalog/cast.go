@@ -94,6 +94,9 @@ func (ev *evaluator) castTime(s string, from, to uint32) (Value, error) {
 		if from == tTimestamptz || from == tTimestamp || from == tDate {
 			return textV(s), nil // a value of a time type already: keep it
 		}
+		if err := timeFieldOverflow(s); err != nil {
+			return null, err
+		}
 		return null, errorf("22007", noPos, "invalid input syntax for type %s: \"%s\"", formatType(to, -1), s)
 	}
 	switch {
@@ -161,6 +164,36 @@ func parseTime(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// timeFieldOverflow is PostgreSQL's 22008 error for a date or time in
+// one of timeInputs' shapes whose field is out of range (February 30th, hour
+// 25), or nil. As in PostgreSQL, a month past 12 or a day past 31 hints at
+// DateStyle.
+func timeFieldOverflow(s string) *Error {
+	in := strings.TrimSpace(s)
+	for _, layout := range timeInputs {
+		_, err := time.Parse(layout, in)
+		var pe *time.ParseError
+		if !errors.As(err, &pe) || !strings.HasSuffix(pe.Message, "out of range") {
+			continue
+		}
+		e := errorf("22008", noPos, "date/time field value out of range: \"%s\"", s)
+		if m, d := atoiPrefix(in[5:]), atoiPrefix(in[min(8, len(in)):]); m < 1 || m > 12 || d > 31 {
+			e.Hint = `Perhaps you need a different "datestyle" setting.`
+		}
+		return e
+	}
+	return nil
+}
+
+// atoiPrefix reads the decimal digits s starts with (0 for none).
+func atoiPrefix(s string) int {
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
 }
 
 // timeValue prints t as a value of type typ (a date, a timestamp, or a

@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"slices"
 )
 
 // bindFrom binds the FROM list; items separated by commas are cross-joined.
@@ -238,9 +239,6 @@ func (b *binder) bindSubselect(rs *pg_query.RangeSubselect, parent, sc *scope) (
 }
 
 func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
-	if j.IsNatural {
-		return nil, errorf(CodeNotSupported, noPos, "NATURAL JOIN is not supported in catalog queries")
-	}
 	l, err := b.bindFromItem(j.Larg, sc)
 	if err != nil {
 		return nil, err
@@ -267,8 +265,12 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {
 	js := &scope{cols: p.cols, parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes}
 	p.onScope = js
 	nl := len(l.columns())
-	if len(j.UsingClause) > 0 {
-		if p.conds, err = b.bindUsing(strs(j.UsingClause), p, nl); err != nil {
+	using := strs(j.UsingClause)
+	if j.IsNatural {
+		using = commonColumns(l.columns(), r.columns())
+	}
+	if len(using) > 0 {
+		if p.conds, err = b.bindUsing(using, p, nl); err != nil {
 			return nil, err
 		}
 	} else if j.Quals != nil {
@@ -305,6 +307,24 @@ func (b *binder) bindLateralJoin(j *pg_query.JoinExpr, l, r plan, sc *scope) (pl
 		p.on = on
 	}
 	return p, nil
+}
+
+// commonColumns is what NATURAL JOIN joins on: the names of the left
+// input's columns that the right one has too, in the left one's order.
+func commonColumns(left, right []scopeCol) []string {
+	var names []string
+	for _, l := range left {
+		if l.usingDup || slices.Contains(names, l.name) {
+			continue
+		}
+		for _, r := range right {
+			if r.name == l.name && !r.usingDup {
+				names = append(names, l.name)
+				break
+			}
+		}
+	}
+	return names
 }
 
 // bindUsing turns USING (a, b) into equality of the left and right

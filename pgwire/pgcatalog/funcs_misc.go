@@ -3,11 +3,13 @@ package pgcatalog
 import (
 	"crypto/rand"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 )
 
-// More of what hand-written PostgreSQL queries call: make_date, age,
+// More of what hand-written PostgreSQL queries call: make_date, make_time, age,
 // gen_random_uuid, regexp_split_to_array and regexp_matches.
 
 func init() {
@@ -18,6 +20,19 @@ func init() {
 			return null, errorf("22008", noPos, "date field value out of range: %d-%02d-%02d", y, m, d)
 		}
 		return timeValue(t, tDate), nil
+	}})
+	register("make_time", &builtin{min: 3, args: []uint32{tInt4, tInt4, tFloat8}, ret: tTime, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		h, m := a[0].i, a[1].i
+		sec, _ := a[2].asFloat()
+		us := h*3600e6 + m*60e6 + int64(math.Round(sec*1e6))
+		if h < 0 || h > 24 || m < 0 || m > 59 || sec < 0 || sec > 60 || us > microsPerDay {
+			secs := strconv.FormatFloat(sec, 'g', 6, 64) // C's %02g
+			if len(secs) < 2 {
+				secs = "0" + secs
+			}
+			return null, errorf("22008", noPos, "time field value out of range: %d:%02d:%s", h, m, secs)
+		}
+		return timeOfDay(us), nil
 	}})
 	register("age", &builtin{min: 1, max: 2, args: []uint32{tTimestamptz}, ret: tInterval, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
 		t2, err := timeArg(a[len(a)-1])

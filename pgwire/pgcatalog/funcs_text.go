@@ -138,7 +138,12 @@ func init() {
 		}
 		return similarToRegex(a[0].s, esc)
 	}})
-	register("md5", textFn(1, func(_ *evaluator, a []Value) string { return md5Hex(a[0].s) }))
+	register("md5", &builtin{min: 1, ret: tText, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+		if t[0] == tBytea { // md5(bytea) digests the bytes, not their text
+			return textV(md5Hex(string(byteaBytes(a[0])))), nil
+		}
+		return textV(md5Hex(a[0].s)), nil
+	}})
 	for _, left := range []bool{true, false} {
 		name := map[bool]string{true: "lpad", false: "rpad"}[left]
 		register(name, &builtin{min: 2, max: 3, args: []uint32{tText, tInt4, tText}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {

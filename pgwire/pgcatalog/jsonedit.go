@@ -8,7 +8,7 @@ import (
 )
 
 // Building and editing jsonb values: || - #- and subscripts, jsonb_set,
-// jsonb_insert, jsonb_pretty, json[b]_strip_nulls and row_to_json, with
+// jsonb_insert, jsonb_pretty, json[b]_strip_nulls, row_to_json and array_to_json, with
 // PostgreSQL 15's results and errors. Edits copy the nodes they change;
 // a parsed value is never modified in place.
 
@@ -360,6 +360,7 @@ func init() {
 		stripNulls(n).write(&b, ",", ":")
 		return textV(b.String()), nil
 	}})
+	register("array_to_json", &builtin{min: 1, ret: tJSON, fn: arrayToJSON})
 	register("row_to_json", &builtin{min: 1, ret: tJSON, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		if a[0].k != kRecord {
 			return null, errorf(CodeDatatypeMismatch, noPos, "argument of row_to_json must be a record")
@@ -381,6 +382,15 @@ func init() {
 		b.WriteByte('}')
 		return textV(b.String()), nil
 	}})
+}
+
+func arrayToJSON(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	if a[0].k != kArray {
+		return null, errorf(CodeUndefinedFunc, noPos, "function array_to_json(%s) does not exist", formatType(t[0], -1))
+	}
+	var b strings.Builder
+	ev.writeJSON(&b, a[0], t[0])
+	return textV(b.String()), nil
 }
 
 // fieldType is the type of field i of record rec: its static type when the

@@ -11,6 +11,9 @@ func (b *binder) bindAExpr(a *pg_query.A_Expr, sc *scope) (*cexpr, error) {
 	op := lastName(a.Name)
 	switch a.Kind {
 	case pg_query.A_Expr_Kind_AEXPR_OP:
+		if lr, rr := a.Lexpr.GetRowExpr(), a.Rexpr.GetRowExpr(); lr != nil && rr != nil {
+			return b.rowComparison(op, lr.Args, rr.Args, sc, a.Location)
+		}
 		r, err := b.bindExpr(a.Rexpr, sc)
 		if err != nil {
 			return nil, err
@@ -221,10 +224,10 @@ func (b *binder) unaryOp(op string, r *cexpr, pos int32) (*cexpr, error) {
 				}
 				return textV(interval{-iv.months, -iv.days, -iv.micros}.String()), nil
 			}
-			return null, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s", op, formatType(r.typ, -1))
+			return null, noOperator(pos, 0, op, r.typ)
 		}}, nil
 	}
-	return nil, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s", op, formatType(r.typ, -1))
+	return nil, noOperator(pos, 0, op, r.typ)
 }
 
 // binaryOp binds l op r.
@@ -245,7 +248,7 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 	case "~", "!~", "~*", "!~*", "~~", "!~~", "~~*", "!~~*":
 		if l.typ == tBytea || r.typ == tBytea && l.untyped {
 			if op != "~~" && op != "!~~" || r.typ != tBytea && !r.untyped {
-				return nil, errorf(CodeUndefinedFunc, pos, "operator does not exist: bytea %s %s", op, formatType(r.typ, -1))
+				return nil, noOperator(pos, tBytea, op, r.typ)
 			}
 			return likeBytesExpr(op == "!~~", b.coerce(l, tBytea), b.coerce(r, tBytea)), nil
 		}
@@ -272,7 +275,7 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 		l, r = b.unify(l, r)
 		return arrayOpExpr(op, l, r), nil
 	}
-	return nil, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s %s", formatType(l.typ, -1), op, formatType(r.typ, -1))
+	return nil, noOperator(pos, l.typ, op, r.typ)
 }
 
 func cmpExpr(op string, l, r *cexpr) *cexpr {
@@ -404,7 +407,7 @@ func (ev *evaluator) asText(v Value, typ uint32) string {
 func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 	typ := arithType(l.typ, r.typ)
 	if !isNumericType(l.typ) || !isNumericType(r.typ) {
-		return nil, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s %s", formatType(l.typ, -1), op, formatType(r.typ, -1))
+		return nil, noOperator(pos, l.typ, op, r.typ)
 	}
 	return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		x, y, err := eval2(ev, e, l, r)
@@ -431,14 +434,14 @@ func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 		case "*":
 			return floatV(xf * yf), nil
 		case "/":
-			if yf == 0 {
-				return null, errorf(CodeDivisionByZero, pos, "division by zero")
+			if yf == 0 { // found running, as PostgreSQL's: no position
+				return null, errorf(CodeDivisionByZero, noPos, "division by zero")
 			}
 			return floatV(xf / yf), nil
 		case "%":
 			return floatV(math.Mod(xf, yf)), nil
 		}
-		return null, errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s %s", formatType(l.typ, -1), op, formatType(r.typ, -1))
+		return null, noOperator(pos, l.typ, op, r.typ)
 	}}, nil
 }
 
@@ -619,4 +622,17 @@ func quantify(ev *evaluator, cmp *cexpr, x Value, elems []Value, all bool) (Valu
 		return null, nil
 	}
 	return boolV(all), nil
+}
+
+// noOperator is PostgreSQL's error, with its hint, for an operator no
+// signature matches; left is 0 for a prefix operator.
+func noOperator(pos int32, left uint32, op string, right uint32) *Error {
+	if left == 0 {
+		err := errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s", op, formatType(right, -1))
+		err.Hint = "No operator matches the given name and argument type. You might need to add an explicit type cast."
+		return err
+	}
+	err := errorf(CodeUndefinedFunc, pos, "operator does not exist: %s %s %s", formatType(left, -1), op, formatType(right, -1))
+	err.Hint = "No operator matches the given name and argument types. You might need to add explicit type casts."
+	return err
 }
