@@ -83,26 +83,32 @@ func init() {
 		return numericV(n.sqrt(n.sqrtScale())), nil
 	}})
 	register("cbrt", mathFloat(math.Cbrt))
-	register("exp", mathFn(func(x float64) (float64, error) { return math.Exp(x), nil }))
-	register("ln", mathFn(func(x float64) (float64, error) { return logarithm(x, math.Log) }))
-	register("log10", mathFn(func(x float64) (float64, error) { return logarithm(x, math.Log10) }))
-	register("log", &builtin{min: 1, max: 2, args: []uint32{tNumeric}, retFn: logType, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		if len(a) == 1 {
+	register("exp", numericOrFloat(func(x float64) (float64, error) { return math.Exp(x), nil }, (*numeric).exp))
+	register("ln", numericOrFloat(func(x float64) (float64, error) { return logarithm(x, math.Log) }, (*numeric).ln))
+	log10 := func(n *numeric) (*numeric, error) { return n.log(numericFromInt(10)) }
+	register("log10", numericOrFloat(func(x float64) (float64, error) { return logarithm(x, math.Log10) }, log10))
+	register("log", &builtin{min: 1, max: 2, args: []uint32{tNumeric}, retFn: logType, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+		if len(a) == 1 && floatOrNumeric(t) == tFloat8 {
 			x, err := logarithm(num(a[0]), math.Log10)
 			return floatV(x), err
 		}
-		b, err := logarithm(num(a[0]), math.Log)
+		base, x := numericFromInt(10), a[0]
+		if len(a) == 2 {
+			b, err := numericOf(a[0])
+			if err != nil {
+				return null, err
+			}
+			base, x = b, a[1]
+		}
+		n, err := numericOf(x)
 		if err != nil {
 			return null, err
 		}
-		x, err := logarithm(num(a[1]), math.Log)
+		l, err := n.log(base)
 		if err != nil {
 			return null, err
 		}
-		if b == 0 {
-			return null, errorf(CodeDivisionByZero, noPos, "division by zero")
-		}
-		return floatV(x / b), nil
+		return numericV(l), nil
 	}})
 	for _, name := range []string{"power", "pow"} {
 		register(name, &builtin{min: 2, args: []uint32{tNumeric}, retFn: powerType, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
@@ -113,18 +119,23 @@ func init() {
 			if x < 0 && y != math.Trunc(y) {
 				return null, errorf("2201F", noPos, "a negative number raised to a non-integer power yields a complex result")
 			}
-			if powerType(t) == tNumeric && y == math.Trunc(y) && math.Abs(y) <= math.MaxInt32 {
-				base, err := numericOf(a[0])
-				if err != nil {
-					return null, err
-				}
-				p, err := base.powInt(int64(y))
-				if err != nil {
-					return null, err
-				}
-				return numericV(p), nil
+			if powerType(t) == tFloat8 {
+				return floatV(math.Pow(x, y)), nil
 			}
-			return floatV(math.Pow(x, y)), nil
+			base, exp, err := numericPair(a[0], a[1])
+			if err != nil {
+				return null, err
+			}
+			var p *numeric
+			if y == math.Trunc(y) && math.Abs(y) <= math.MaxInt32 && exp.round(0, true).cmp(exp) == 0 {
+				p, err = base.powInt(int64(y))
+			} else {
+				p, err = base.powFrac(exp)
+			}
+			if err != nil {
+				return null, err
+			}
+			return numericV(p), nil
 		}})
 	}
 	register("mod", &builtin{min: 2, args: []uint32{tNumeric}, retFn: func(t []uint32) uint32 { return arithType(t[0], t[1]) },
@@ -195,10 +206,22 @@ func floatOrNumeric(t []uint32) uint32 {
 	return tFloat8
 }
 
-// mathFn is a function of one number, of its argument's kind (double
-// precision or numeric).
-func mathFn(f func(float64) (float64, error)) *builtin {
-	return &builtin{min: 1, args: []uint32{tNumeric}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+// numericOrFloat is a function PostgreSQL has for double precision (f)
+// and for numeric (n); the argument's type picks one, as floatOrNumeric
+// says.
+func numericOrFloat(f func(float64) (float64, error), n func(*numeric) (*numeric, error)) *builtin {
+	return &builtin{min: 1, args: []uint32{tNumeric}, retFn: floatOrNumeric, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+		if floatOrNumeric(t) == tNumeric {
+			x, err := numericOf(a[0])
+			if err != nil {
+				return null, err
+			}
+			r, err := n(x)
+			if err != nil {
+				return null, err
+			}
+			return numericV(r), nil
+		}
 		x, err := f(num(a[0]))
 		if err != nil {
 			return null, err

@@ -77,5 +77,31 @@ func FuzzNumeric(f *testing.F) {
 		_ = x.round(2, false)
 		_ = x.floorCeil(true)
 		_, _ = x.integer()
+		// The transcendental functions agree with float64 where it has the
+		// range (and the time to compute stays small: |x| < 1000).
+		// tol is the relative error float64's own result may have.
+		near := func(name string, got *numeric, err error, want, tol float64) {
+			if err != nil || got.nan || math.IsInf(want, 0) || math.IsNaN(want) || math.Abs(want) > 1e300 || math.Abs(want) < 1e-300 {
+				return
+			}
+			if g := got.float(); math.Abs(g-want) > tol*math.Abs(want)+1e-12 {
+				t.Fatalf("%s of %q, %q: %v, float64 says %v", name, a, b, g, want)
+			}
+		}
+		xf, yf := x.float(), y.float()
+		if math.Abs(xf) < 1000 && math.Abs(yf) < 1000 {
+			l, err := x.ln()
+			near("ln", l, err, math.Log(xf), 1e-9)
+			e, err := x.exp()
+			near("exp", e, err, math.Exp(xf), 1e-12*(1+math.Abs(xf)))
+			if lx := math.Log(xf); math.Abs(lx) > 1e-3 {
+				lg, err := y.log(x)
+				near("log", lg, err, math.Log(yf)/lx, 1e-9)
+			}
+			if y.round(0, true).cmp(y) != 0 {
+				p, err := x.powFrac(y)
+				near("power", p, err, math.Pow(xf, yf), 1e-12*(1+math.Abs(yf*math.Log(xf))))
+			}
+		}
 	})
 }
