@@ -10,10 +10,7 @@ import (
 // percent_rank, cume_dist, ntile), the value functions (lag, lead,
 // first_value, last_value, nth_value) and every aggregate over a window.
 // A window is written inline or names one of the query's WINDOW clause
-// (OVER w, OVER (w ORDER BY x)); its frame is PostgreSQL's default (RANGE
-// UNBOUNDED PRECEDING to CURRENT ROW, the whole partition without ORDER
-// BY) or ROWS or RANGE between UNBOUNDED, CURRENT ROW and, for ROWS, n
-// PRECEDING or FOLLOWING.
+// (OVER w, OVER (w ORDER BY x)); frames are in winframe.go.
 
 // winSlot is a window function call.
 type winSlot struct {
@@ -25,33 +22,6 @@ type winSlot struct {
 	keys      []sortKey
 	frame     winFrame
 }
-
-// winFrame is a window's frame: PostgreSQL's FRAMEOPTION bits and the
-// offsets of n PRECEDING and n FOLLOWING bounds.
-type winFrame struct {
-	options     int32
-	start, end  *cexpr
-	startOffset int64
-	endOffset   int64
-}
-
-// The FRAMEOPTION bits of PostgreSQL's nodes/parsenodes.h.
-const (
-	frameNonDefault         = 0x1
-	frameRange              = 0x2
-	frameRows               = 0x4
-	frameGroups             = 0x8
-	frameStartUnboundedPrec = 0x20
-	frameEndUnboundedFoll   = 0x100
-	frameStartCurrentRow    = 0x200
-	frameEndCurrentRow      = 0x400
-	frameStartOffsetPrec    = 0x800
-	frameEndOffsetPrec      = 0x1000
-	frameStartOffsetFoll    = 0x2000
-	frameEndOffsetFoll      = 0x4000
-	frameExclusions         = 0x8000 | 0x10000 | 0x20000
-	frameDefault            = frameRange | frameStartUnboundedPrec | frameEndCurrentRow
-)
 
 // winFuncs are the window functions that are not aggregates, with their
 // result types (0: the first argument's) and arities.
@@ -126,7 +96,7 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 		k.idx, k.typ = i, e.typ
 		slot.order, slot.keys = append(slot.order, e), append(slot.keys, k)
 	}
-	if slot.frame, err = b.bindFrame(def, &inner, fc.Location); err != nil {
+	if slot.frame, err = b.bindFrame(def, slot, &inner); err != nil {
 		return nil, err
 	}
 	*sc.wins = append(*sc.wins, slot)
@@ -166,34 +136,6 @@ func (sc *scope) windowDef(over *pg_query.WindowDef, pos int32) (*pg_query.Windo
 		out.FrameOptions, out.StartOffset, out.EndOffset = over.FrameOptions, over.StartOffset, over.EndOffset
 	}
 	return out, nil
-}
-
-// bindFrame binds a window's frame; GROUPS frames, RANGE offsets and
-// EXCLUDE are not built.
-func (b *binder) bindFrame(def *pg_query.WindowDef, sc *scope, pos int32) (winFrame, error) {
-	f := winFrame{options: def.FrameOptions}
-	if f.options&frameNonDefault == 0 {
-		f.options = frameDefault
-		return f, nil
-	}
-	offsets := int32(frameStartOffsetPrec | frameEndOffsetPrec | frameStartOffsetFoll | frameEndOffsetFoll)
-	if f.options&frameGroups != 0 || f.options&frameExclusions != 0 || f.options&frameRange != 0 && f.options&offsets != 0 {
-		return f, errorf(CodeNotSupported, pos, "this window frame is not supported in catalog queries (GROUPS, RANGE with an offset, EXCLUDE)")
-	}
-	var err error
-	if def.StartOffset != nil {
-		if f.start, err = b.bindExpr(def.StartOffset, sc); err != nil {
-			return f, err
-		}
-		f.start = b.coerce(f.start, tInt8)
-	}
-	if def.EndOffset != nil {
-		if f.end, err = b.bindExpr(def.EndOffset, sc); err != nil {
-			return f, err
-		}
-		f.end = b.coerce(f.end, tInt8)
-	}
-	return f, nil
 }
 
 type winRow struct {
@@ -236,59 +178,6 @@ func computeWindows(ev *evaluator, slots []*winSlot, envs []*env) error {
 	return nil
 }
 
-// evalOffsets computes the frame's n PRECEDING and n FOLLOWING (constant
-// expressions, as PostgreSQL requires).
-func (f *winFrame) evalOffsets(ev *evaluator) error {
-	for _, o := range []struct {
-		e   *cexpr
-		dst *int64
-	}{{f.start, &f.startOffset}, {f.end, &f.endOffset}} {
-		if o.e == nil {
-			continue
-		}
-		v, err := o.e.fn(ev, &env{})
-		if err != nil {
-			return err
-		}
-		if v.isNull() || v.i < 0 {
-			return errorf("22013", noPos, "frame starting or ending offset must not be null or negative")
-		}
-		*o.dst = v.i
-	}
-	return nil
-}
-
-// bounds returns the frame of row i of n rows: [start, end), given the
-// first and last+1 index of the row's peers.
-func (f *winFrame) bounds(i, n, peerStart, peerEnd int) (int, int) {
-	start, end := 0, n
-	switch {
-	case f.options&frameStartUnboundedPrec != 0:
-		start = 0
-	case f.options&frameStartCurrentRow != 0 && f.options&frameRows != 0:
-		start = i
-	case f.options&frameStartCurrentRow != 0:
-		start = peerStart
-	case f.options&frameStartOffsetPrec != 0:
-		start = i - int(min(f.startOffset, int64(n)))
-	case f.options&frameStartOffsetFoll != 0:
-		start = i + int(min(f.startOffset, int64(n)))
-	}
-	switch {
-	case f.options&frameEndUnboundedFoll != 0:
-		end = n
-	case f.options&frameEndCurrentRow != 0 && f.options&frameRows != 0:
-		end = i + 1
-	case f.options&frameEndCurrentRow != 0:
-		end = peerEnd
-	case f.options&frameEndOffsetPrec != 0:
-		end = i - int(min(f.endOffset, int64(n))) + 1
-	case f.options&frameEndOffsetFoll != 0:
-		end = i + int(min(f.endOffset, int64(n))) + 1
-	}
-	return max(start, 0), min(end, n)
-}
-
 func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
 	sort.SliceStable(rows, func(a, b int) bool { return lessRow(rows[a].order, rows[b].order, s.keys) })
 	n := len(rows)
@@ -309,6 +198,7 @@ func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
 			peerEnd[i] = i + 1
 		}
 	}
+	pp := newWinPeers(rows, peerStart, peerEnd, s.frame.key)
 	dense := 0
 	var lastFrame [2]int
 	var lastVal Value
@@ -342,12 +232,15 @@ func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
 		case "lag", "lead":
 			v, err = s.shifted(ev, rows, i)
 		default:
-			start, end := s.frame.bounds(i, n, peerStart[i], peerEnd[i])
-			if i > 0 && s.agg != nil && lastFrame == [2]int{start, end} {
+			var start, end int
+			if start, end, err = s.frame.bounds(ev, rows, i, pp); err != nil {
+				return err
+			}
+			if i > 0 && s.agg != nil && lastFrame == [2]int{start, end} && s.frame.options&frameExclusions == 0 {
 				v = lastVal // the same frame as the row before (its peers)
 				break
 			}
-			v, err = s.framed(ev, rows, start, end)
+			v, err = s.framed(ev, rows, s.frame.members(i, start, end, pp))
 			lastFrame, lastVal = [2]int{start, end}, v
 		}
 		if err != nil {
@@ -404,35 +297,35 @@ func (s *winSlot) shifted(ev *evaluator, rows []winRow, i int) (Value, error) {
 }
 
 // framed computes an aggregate, first_value, last_value or nth_value over
-// rows[start:end].
-func (s *winSlot) framed(ev *evaluator, rows []winRow, start, end int) (Value, error) {
+// the rows of a frame (indexes into rows, in order).
+func (s *winSlot) framed(ev *evaluator, rows []winRow, frame []int) (Value, error) {
 	if s.agg != nil {
-		frame := make([]*env, 0, max(end-start, 0))
-		for j := start; j < end; j++ {
-			frame = append(frame, rows[j].e)
+		envs := make([]*env, len(frame))
+		for k, j := range frame {
+			envs[k] = rows[j].e
 		}
-		return s.agg.compute(ev, frame)
+		return s.agg.compute(ev, envs)
 	}
-	if start >= end {
+	if len(frame) == 0 {
 		return null, nil
 	}
-	pick := start
+	pick := 0
 	switch s.name {
 	case "last_value":
-		pick = end - 1
+		pick = len(frame) - 1
 	case "nth_value":
-		nv, err := s.args[1].fn(ev, rows[start].e)
+		nv, err := s.args[1].fn(ev, rows[frame[0]].e)
 		if err != nil || nv.isNull() {
 			return null, err
 		}
 		if nv.i <= 0 {
 			return null, errorf("22016", noPos, "argument of nth_value must be greater than zero")
 		}
-		if pick = start + int(nv.i) - 1; pick >= end {
+		if pick = int(nv.i) - 1; pick >= len(frame) {
 			return null, nil
 		}
 	}
-	return s.args[0].fn(ev, rows[pick].e)
+	return s.args[0].fn(ev, rows[frame[pick]].e)
 }
 
 func peers(a, b []Value) bool {
