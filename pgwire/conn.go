@@ -269,9 +269,13 @@ func (c *conn) checkRunning() {
 	})
 }
 
-// closePortals closes every portal.
+// closePortals closes every portal but the one running, which closes at
+// the next Bind of its name or the next Sync.
 func (c *conn) closePortals() {
 	for name, pt := range c.portals {
+		if pt.running {
+			continue
+		}
 		delete(c.portals, name)
 		pt.discard()
 	}

@@ -140,7 +140,8 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	if !ok {
 		return errorf(codeInvalidPortal, fmt.Sprintf("portal %q does not exist", m.Portal))
 	}
-	return at(c.run(pt, int64(m.MaxRows)), pt.p.text, 0)
+	text := pt.p.text
+	return at(c.run(pt, int64(m.MaxRows)), text, 0)
 }
 
 // closeMsg handles Close of a statement or portal; closing one that does
