@@ -52,6 +52,32 @@ func TestStartupParameters(t *testing.T) {
 	}
 }
 
+// TestClientEncodingSpellings: an encoding name reads as PostgreSQL reads
+// it, ignoring case and punctuation; asyncpg's startup sends 'utf-8' with
+// its quotes.
+func TestClientEncodingSpellings(t *testing.T) {
+	addr, _ := startServer(t, pgwire.Options{})
+	for _, name := range []string{"'utf-8'", "utf8", "Unicode", "UTF-8"} {
+		cfg, err := pgx.ParseConfig("postgres://shale@" + addr + "/db?sslmode=disable")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.RuntimeParams["client_encoding"] = name
+		c, err := pgx.ConnectConfig(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("client_encoding %s: %v", name, err)
+		}
+		if got := c.PgConn().ParameterStatus("client_encoding"); got != "UTF8" {
+			t.Errorf("client_encoding %s reads as %q, want UTF8", name, got)
+		}
+		c.Close(context.Background())
+	}
+	c := connect(t, addr)
+	if _, err := c.Exec(context.Background(), "SET client_encoding = 'LATIN1'"); pgCode(err) != "0A000" {
+		t.Errorf("SET client_encoding LATIN1: %v, want 0A000", err)
+	}
+}
+
 func TestSimpleProtocol(t *testing.T) {
 	addr, _ := startServer(t, pgwire.Options{})
 	c := connect(t, addr, "default_query_exec_mode=simple_protocol")

@@ -167,11 +167,23 @@ func invalidValue(name, v string) error {
 	return errorf(codeInvalidParamValue, `invalid value for parameter "`+name+`": "`+v+`"`)
 }
 
+// checkEncoding reads an encoding name as PostgreSQL's
+// clean_encoding_name does, ignoring case and every character but letters
+// and digits: asyncpg sends client_encoding 'utf-8', quotes included.
 func checkEncoding(_ *settings, v string) (string, error) {
-	switch strings.ToUpper(strings.ReplaceAll(v, "-", "")) {
-	case "UTF8", "UNICODE":
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return -1
+	}, v)
+	switch clean {
+	case "utf8", "unicode":
 		return "UTF8", nil
-	case "SQL_ASCII":
+	case "sqlascii":
 		return "SQL_ASCII", nil
 	}
 	return "", errorf(codeNotSupported, `Shale supports only client_encoding UTF8, not "`+v+`"`)
