@@ -10,6 +10,7 @@ func init() {
 	rowFuncs["pg_catalog.pg_proc"] = procRows
 	rowFuncs["pg_catalog.pg_am"] = amRows
 	rowFuncs["pg_catalog.pg_language"] = languageRows
+	rowFuncs["pg_catalog.pg_range"] = rangeRows
 	rowFuncs["pg_catalog.pg_collation"] = collationRows
 }
 
@@ -19,19 +20,12 @@ func typeRows(s *snapshot, b *rowBuilder) {
 			"typlen", t.length, "typbyval", t.byVal, "typtype", string(t.typtype),
 			"typcategory", string(t.category), "typispreferred", preferredTypes[t.oid], "typisdefined", true,
 			"typdelim", ",", "typelem", t.elem, "typarray", t.array, "typinput", procOID(t.input),
-			"typoutput", procOID(outputFunc(t)), "typalign", string(t.align), "typstorage", string(t.storage),
+			"typoutput", procOID(t.output), "typreceive", procOID(t.receive), "typsend", procOID(t.send), "typalign", string(t.align), "typstorage", string(t.storage),
 			"typtypmod", -1, "typcollation", t.collation, "typdefault", nil)
 	}
 }
 
 var preferredTypes = map[uint32]bool{tBool: true, tText: true, tOid: true, tFloat8: true, tTimestamptz: true, 1186: true}
-
-func outputFunc(t pgType) string {
-	if t.input == "array_in" {
-		return "array_out"
-	}
-	return t.name + "out"
-}
 
 // proc is a pg_proc row: the functions this package evaluates, plus the
 // input functions of the types (for 'array_in'::regproc).
@@ -51,14 +45,19 @@ var (
 )
 
 // knownProcOIDs keep PostgreSQL's OIDs where tools compare against them.
-var knownProcOIDs = map[string]uint32{"array_in": 750, "array_out": 751, "record_in": 2290, "textin": 46, "boolin": 1242}
+var knownProcOIDs = map[string]uint32{"array_in": 750, "array_out": 751, "array_recv": 2400, "array_send": 2401,
+	"record_in": 2290, "textin": 46, "boolin": 1242}
 
 func procs() []proc {
 	procsOnce.Do(func() {
 		names := map[string]proc{}
 		for _, t := range builtinTypes {
 			names[t.input] = proc{name: t.input, retType: t.oid, strict: true}
-			names[outputFunc(t)] = proc{name: outputFunc(t), retType: 2275, strict: true}
+			names[t.output] = proc{name: t.output, retType: 2275, strict: true} // cstring
+			if t.receive != "" {
+				names[t.receive] = proc{name: t.receive, retType: t.oid, strict: true}
+				names[t.send] = proc{name: t.send, retType: tBytea, strict: true}
+			}
 		}
 		for name, f := range funcs {
 			names[name] = proc{name: name, retType: f.staticRet, strict: !f.lenient}
@@ -130,6 +129,13 @@ func amRows(s *snapshot, b *rowBuilder) {
 
 // languageRows are PostgreSQL's built-in languages, with their OIDs:
 // pg_proc's rows are all LANGUAGE internal (12).
+// rangeRows describes the one range type pg_type lists, int4range, as
+// PostgreSQL 15 does: drivers (Npgsql) read a range's element type here.
+func rangeRows(s *snapshot, b *rowBuilder) {
+	b.add("rngtypid", uint32(3904), "rngsubtype", uint32(tInt4), "rngmultitypid", uint32(4451), "rngcollation", uint32(0),
+		"rngsubopc", uint32(1978), "rngcanonical", uint32(0), "rngsubdiff", uint32(0))
+}
+
 func languageRows(s *snapshot, b *rowBuilder) {
 	for _, l := range []struct {
 		oid  uint32

@@ -63,6 +63,9 @@ type pgType struct {
 	elem       uint32
 	array      uint32
 	input      string
+	output     string
+	receive    string // "" for none (a pseudo-type's)
+	send       string
 	align      byte
 	storage    byte
 	collation  uint32
