@@ -78,6 +78,9 @@ func (e *encoder) appendFields(dst []byte, row []types.Value, cols []column, fmt
 
 // appendBinary appends the binary form (PostgreSQL's send functions).
 func (e *encoder) appendBinary(dst []byte, v types.Value, oid uint32) ([]byte, error) {
+	if v.Kind() == types.KindString && !textIsBinary(oid) {
+		return e.appendBinaryFromText(dst, v.Str(), oid)
+	}
 	switch oid {
 	case oidBool:
 		if v.Bool() {

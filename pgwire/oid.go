@@ -21,24 +21,32 @@ const (
 	oidBpchar      uint32 = 1042
 	oidVarchar     uint32 = 1043
 	oidDate        uint32 = 1082
+	oidTime        uint32 = 1083
 	oidTimestamp   uint32 = 1114
 	oidTimestamptz uint32 = 1184
+	oidInterval    uint32 = 1186
 	oidNumeric     uint32 = 1700
 	oidUUID        uint32 = 2950
 	oidJSONB       uint32 = 3802
 
 	oidBoolArray        uint32 = 1000
 	oidByteaArray       uint32 = 1001
+	oidCharArray        uint32 = 1002
+	oidNameArray        uint32 = 1003
 	oidInt2Array        uint32 = 1005
 	oidInt4Array        uint32 = 1007
 	oidTextArray        uint32 = 1009
 	oidVarcharArray     uint32 = 1015
+	oidOIDArray         uint32 = 1028
 	oidInt8Array        uint32 = 1016
 	oidFloat4Array      uint32 = 1021
 	oidFloat8Array      uint32 = 1022
 	oidTimestampArray   uint32 = 1115
 	oidDateArray        uint32 = 1182
 	oidTimestamptzArray uint32 = 1185
+	oidIntervalArray    uint32 = 1187
+	oidNumericArray     uint32 = 1231
+	oidUUIDArray        uint32 = 2951
 )
 
 // arrayOIDs maps an element OID to its array OID, and elemOIDs the reverse.
@@ -47,7 +55,8 @@ var (
 		oidBool: oidBoolArray, oidBytea: oidByteaArray, oidInt2: oidInt2Array, oidInt4: oidInt4Array,
 		oidText: oidTextArray, oidVarchar: oidVarcharArray, oidInt8: oidInt8Array, oidFloat4: oidFloat4Array,
 		oidFloat8: oidFloat8Array, oidTimestamp: oidTimestampArray, oidDate: oidDateArray,
-		oidTimestamptz: oidTimestamptzArray,
+		oidTimestamptz: oidTimestamptzArray, oidChar: oidCharArray, oidName: oidNameArray, oidOID: oidOIDArray,
+		oidInterval: oidIntervalArray, oidNumeric: oidNumericArray, oidUUID: oidUUIDArray,
 	}
 	elemOIDs = func() map[uint32]uint32 {
 		m := make(map[uint32]uint32, len(arrayOIDs))

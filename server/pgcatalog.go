@@ -142,6 +142,25 @@ func paramText(v types.Value) string {
 		return strconv.FormatInt(v.Int64(), 10)
 	case types.KindFloat32, types.KindFloat64:
 		return strconv.FormatFloat(v.Float64(), 'g', -1, 64)
+	case types.KindArray: // as array_out writes it: asyncpg binds $1::oid[] in binary
+		var b strings.Builder
+		b.WriteByte('{')
+		for i, e := range v.Elems() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if e.IsNull() {
+				b.WriteString("NULL")
+				continue
+			}
+			t := paramText(e)
+			if t == "" || strings.EqualFold(t, "NULL") || strings.ContainsAny(t, "{},\"\\ \t\n\r\v\f") {
+				t = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(t) + `"`
+			}
+			b.WriteString(t)
+		}
+		b.WriteByte('}')
+		return b.String()
 	}
 	return strings.Trim(v.String(), `"`)
 }

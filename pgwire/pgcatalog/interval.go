@@ -370,3 +370,11 @@ func intervalCmp(op string, l, r *cexpr) *cexpr {
 		return boolV(cmpResult(op, cmp.Compare(a.span(), c.span())))
 	}))
 }
+
+// ParseInterval reads an interval's text (PostgreSQL's output or input
+// forms) as its months, days and microseconds, the parts of its binary
+// form: pgwire sends a catalog statement's intervals in binary with it.
+func ParseInterval(s string) (months, days, micros int64, err error) {
+	iv, err := parseInterval(s)
+	return iv.months, iv.days, iv.micros, err
+}

@@ -1,0 +1,83 @@
+"""Runs the same queries through asyncpg, psycopg 3 (text and binary
+results, server-side prepared) and pg8000, and prints what each driver
+returns, normalized (times as ISO 8601, JSON with sorted keys), so that the
+output over Shale's demo can be compared with PostgreSQL 15's over a
+restored dump of it (postgres.out).
+
+usage: drivers.py HOST PORT DATABASE USER
+"""
+import asyncio
+import datetime
+import json
+import sys
+
+host, port, db, user = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+
+QUERIES = [
+    ("SELECT device_id, ts, stats FROM public.readings WHERE device_id = {p1} ORDER BY ts LIMIT 2", ["4c410523"]),
+    ("SELECT count(*), avg((stats->>'battery')::numeric), max(ts), array_agg(DISTINCT device_id ORDER BY device_id) FROM public.readings", []),
+    ("SELECT _key, clicks FROM public.counters WHERE _key = {p1}", [b"page#home"]),
+    ("SELECT device_id FROM public.readings WHERE ts >= {p1} AND (stats->>'battery')::int > {p2} ORDER BY 1, ts",
+     [datetime.datetime(2020, 5, 1, 4, tzinfo=datetime.timezone.utc), 60]),
+    ("SELECT 1.5::numeric AS n, 2::int2 AS s, 3::int8 AS b, 1.25::float4 AS f, 'x'::text AS t, true AS ok, "
+     "'2020-05-01'::date AS d, '{1,2}'::int[] AS a, '{\"a\": 1}'::jsonb AS j, '\\x0102'::bytea AS by, "
+     "interval '1 day 2 hours' AS i, '12:34'::time AS tm, ARRAY['a b', NULL] AS ta", []),
+    ("SELECT typname, typreceive::text FROM pg_type WHERE oid = ANY({p1}) ORDER BY 1", [[23, 1007]]),
+]
+
+
+def show(v):
+    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+        return v.isoformat()
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, sort_keys=True)
+    return repr(v)
+
+
+def rows_text(rows):
+    return "[" + "; ".join(", ".join(show(v) for v in r) for r in rows) + "]"
+
+
+async def run_asyncpg():
+    import asyncpg
+    c = await asyncpg.connect(host=host, port=port, database=db, user=user)
+    for q, args in QUERIES:
+        try:
+            rows = await c.fetch(q.replace("{p1}", "$1").replace("{p2}", "$2"), *args)
+            print("asyncpg", rows_text([tuple(r.values()) for r in rows]))
+        except Exception as e:
+            print("asyncpg ERROR", type(e).__name__, e)
+    await c.close()
+
+
+def run_psycopg():
+    import psycopg
+    with psycopg.connect(host=host, port=port, dbname=db, user=user) as c:
+        for q, args in QUERIES:
+            for binary in (False, True):
+                try:
+                    with c.cursor(binary=binary) as cur:
+                        cur.execute(q.replace("{p1}", "%s").replace("{p2}", "%s"), args, prepare=True)
+                        print("psycopg", "binary" if binary else "text", rows_text(cur.fetchall()))
+                except Exception as e:
+                    print("psycopg ERROR", type(e).__name__, e)
+                    c.rollback()
+
+
+def run_pg8000():
+    import pg8000
+    c = pg8000.connect(host=host, port=port, database=db, user=user)
+    cur = c.cursor()
+    for q, args in QUERIES:
+        try:
+            cur.execute(q.replace("{p1}", "%s").replace("{p2}", "%s"), args)
+            print("pg8000", rows_text(cur.fetchall()))
+        except Exception as e:
+            print("pg8000 ERROR", type(e).__name__, e)
+            c.rollback()
+    c.close()
+
+
+asyncio.run(run_asyncpg())
+run_psycopg()
+run_pg8000()
