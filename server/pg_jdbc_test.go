@@ -43,3 +43,31 @@ func TestJDBC(t *testing.T) {
 		t.Fatalf("JdbcSmoke printed:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
 }
+
+// TestJDBCDialect runs testdata/jdbc/DialectDiff.java against `shale demo`:
+// PostgreSQL-dialect statements (numeric, interval, time, arrays, jsonb,
+// a catalog query) read by pgJDBC in text and, from the fifth execution,
+// in binary must come out as they do from PostgreSQL 15 over a restored
+// dump of the demo (testdata/jdbc/dialect.out).
+func TestJDBCDialect(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("java is not installed")
+	}
+	if _, err := os.Stat(pgJDBCJar); err != nil {
+		t.Skip("pgJDBC is not installed (apt-get install libpostgresql-jdbc-java)")
+	}
+	_, addr := startShalePG(t, "demo", t.TempDir())
+	out, err := exec.Command(java, "-Duser.timezone=UTC", "-cp", pgJDBCJar, "testdata/jdbc/DialectDiff.java",
+		"jdbc:postgresql://"+addr+"/demo", "me").CombinedOutput()
+	if err != nil {
+		t.Fatalf("DialectDiff: %v\n%s", err, out)
+	}
+	want, err := os.ReadFile("testdata/jdbc/dialect.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != string(want) {
+		t.Fatalf("DialectDiff printed:\n%s\nagainst PostgreSQL:\n%s", out, want)
+	}
+}
