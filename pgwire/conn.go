@@ -159,6 +159,10 @@ func (c *conn) extended(err error) {
 		return
 	}
 	c.sendError(err)
+	// Sent now, as PostgreSQL sends it: the messages up to Sync are
+	// skipped, a Flush among them, and a client that sent Parse, Describe
+	// and Flush (asyncpg) waits for the answer before it sends Sync.
+	c.w.flush()
 	c.skipping = true
 }
 

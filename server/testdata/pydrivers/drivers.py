@@ -23,6 +23,9 @@ QUERIES = [
      "'2020-05-01'::date AS d, '{1,2}'::int[] AS a, '{\"a\": 1}'::jsonb AS j, '\\x0102'::bytea AS by, "
      "interval '1 day 2 hours' AS i, '12:34'::time AS tm, ARRAY['a b', NULL] AS ta", []),
     ("SELECT typname, typreceive::text FROM pg_type WHERE oid = ANY({p1}) ORDER BY 1", [[23, 1007]]),
+    # An error at Parse: asyncpg waits for it after Flush, before Sync.
+    ("SELECT nosuch FROM public.readings WHERE device_id = {p1}", ["x"]),
+    ("SELECT count(*) FROM public.readings", []),
 ]
 
 
@@ -72,8 +75,8 @@ def run_pg8000():
         try:
             cur.execute(q.replace("{p1}", "%s").replace("{p2}", "%s"), args)
             print("pg8000", rows_text(cur.fetchall()))
-        except Exception as e:
-            print("pg8000 ERROR", type(e).__name__, e)
+        except Exception as e:  # its fields: severity twice, SQLSTATE, message, ...
+            print("pg8000 ERROR", type(e).__name__, e.args[2:4])
             c.rollback()
     c.close()
 
