@@ -265,6 +265,7 @@ func boolFold(and bool) func(*evaluator, [][]Value, []uint32) (Value, error) {
 
 // aggSlot is one aggregate call of a query level.
 type aggSlot struct {
+	name     string
 	def      *aggDef
 	star     bool
 	distinct bool
@@ -280,7 +281,7 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 	}
 	inner := *sc
 	inner.aggs, inner.wins, inner.srfs, inner.argAggs = sc.argAggs, nil, nil, nil
-	slot := &aggSlot{def: def, star: fc.AggStar, distinct: fc.AggDistinct}
+	slot := &aggSlot{name: name, def: def, star: fc.AggStar, distinct: fc.AggDistinct}
 	var err error
 	if slot.args, err = b.bindArgs(fc.Args, &inner); err != nil {
 		return nil, err
@@ -337,38 +338,16 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 
 // compute folds the slot over a group's rows.
 func (s *aggSlot) compute(ev *evaluator, rows []*env) (Value, error) {
-	var in [][]Value
+	a := s.newAcc()
 	for _, e := range rows {
 		if err := ev.check(); err != nil {
 			return null, err
 		}
-		if s.filter != nil {
-			v, err := s.filter.fn(ev, e)
-			if err != nil {
-				return null, err
-			}
-			if !v.truthy() {
-				continue
-			}
-		}
-		vals, err := evalArgs(ev, e, append(append([]*cexpr(nil), s.args...), s.order...))
-		if err != nil {
+		if err := a.add(ev, e); err != nil {
 			return null, err
 		}
-		in = append(in, vals)
 	}
-	if s.distinct {
-		in = distinctRows(in, allIdx(len(s.args)))
-	}
-	if len(s.keys) > 0 {
-		sortRows(in, s.keys)
-	}
-	types := s.inputTypes()
-	v, err := s.def.final(ev, in, types)
-	if err == nil && s.def.ret(types) == tNumeric {
-		v, err = asNumericResult(v)
-	}
-	return v, err
+	return a.result(ev)
 }
 
 // inputTypes are the types of an aggregate's arguments, and for an

@@ -58,7 +58,7 @@ func (ev *evaluator) catalog() (*snapshot, error) {
 
 // maxTicks bounds the rows one statement may visit: catalog queries touch
 // thousands, a runaway cross product billions.
-const maxTicks = 5_000_000
+var maxTicks = 5_000_000
 
 // check reports cancellation and runaway statements; loops call it once
 // per row.

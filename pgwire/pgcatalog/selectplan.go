@@ -80,36 +80,33 @@ func (p *selectPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 			out = append(out, r)
 		}
 	}
-	var rows [][]Value
-	skip, err := p.skipsInput(ev, outer)
-	if err != nil {
-		return nil, err
-	}
-	if !skip {
-		if rows, err = p.from.run(ev, outer); err != nil {
+	if p.sortsForLimit() {
+		limit, offset, err := p.limits(ev, outer)
+		if err != nil {
 			return nil, err
 		}
-	}
-	envs := make([]*env, 0, len(rows))
-	for _, r := range rows {
-		if err := ev.check(); err != nil {
-			return nil, err
-		}
-		e := &env{row: r, outer: outer}
-		if p.where != nil {
-			v, err := p.where.fn(ev, e)
+		if limit >= 0 && limit <= 1<<20 && offset <= 1<<20 {
+			out, err := p.topN(ev, outer, limit+offset)
 			if err != nil {
 				return nil, err
 			}
-			if !v.truthy() {
-				continue
-			}
+			return p.finish(ev, out, outer)
 		}
-		envs = append(envs, e)
 	}
-	if p.grouped {
-		if envs, err = p.group(ev, envs, outer); err != nil {
+	var envs []*env
+	var err error
+	if p.grouped && p.groupSets == nil {
+		if envs, err = p.groupStream(ev, outer); err != nil {
 			return nil, err
+		}
+	} else {
+		if envs, err = p.inputEnvs(ev, outer); err != nil {
+			return nil, err
+		}
+		if p.grouped {
+			if envs, err = p.group(ev, envs, outer); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if len(p.wins) > 0 {
@@ -129,13 +126,61 @@ func (p *selectPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 	if p.distinct {
 		out = distinctRows(out, p.distinctKey())
 	}
-	if out, err = applyLimit(ev, out, p.limit, p.offset, p.ties(), outer); err != nil {
+	return p.finish(ev, out, outer)
+}
+
+// finish applies LIMIT and OFFSET to sorted rows and drops their hidden
+// columns.
+func (p *selectPlan) finish(ev *evaluator, out [][]Value, outer *env) ([][]Value, error) {
+	out, err := applyLimit(ev, out, p.limit, p.offset, p.ties(), outer)
+	if err != nil {
 		return nil, err
 	}
 	for i, r := range out {
 		out[i] = r[:p.nvisible]
 	}
 	return out, nil
+}
+
+// sortsForLimit reports whether the select only filters, projects, sorts
+// and limits, so that topN can keep LIMIT rows instead of the input.
+func (p *selectPlan) sortsForLimit() bool {
+	return !p.grouped && len(p.wins) == 0 && len(p.srfs) == 0 && !p.distinct && len(p.sort) > 0 &&
+		p.limit != nil && !p.withTies
+}
+
+// inputEnvs reads the whole input WHERE accepts, each row counted against
+// maxTicks (they are held).
+func (p *selectPlan) inputEnvs(ev *evaluator, outer *env) ([]*env, error) {
+	src, err := p.input(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	var envs []*env
+	for {
+		r, err := src.next()
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return envs, nil
+		}
+		if err := ev.check(); err != nil {
+			return nil, err
+		}
+		e := &env{row: r, outer: outer}
+		if p.where != nil {
+			v, err := p.where.fn(ev, e)
+			if err != nil {
+				return nil, err
+			}
+			if !v.truthy() {
+				continue
+			}
+		}
+		envs = append(envs, e)
+	}
 }
 
 // streams reports whether the select can compute its rows one at a time,

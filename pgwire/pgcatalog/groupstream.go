@@ -1,0 +1,222 @@
+package pgcatalog
+
+import (
+	"container/heap"
+	"sort"
+)
+
+// Streaming a select's input: a grouped select (without grouping sets)
+// folds each row into its group's aggregates as the row is read
+// (groupStream), and a select that sorts and keeps LIMIT rows keeps only
+// that many while it reads (topN). Either reads a Shale table as it scans
+// it, so memory follows the groups or the limit, not the table: count(*)
+// over a million-row table holds one counter.
+
+// input starts reading the select's FROM clause: a Shale table as it is
+// scanned, anything else as the rows it computes; nothing when the
+// select needs no input (LIMIT 0, WHERE false). A subquery (outer set),
+// which may run once per outer row, reads its table through the
+// evaluator's cache instead: scanned once, held.
+func (p *selectPlan) input(ev *evaluator, outer *env) (rowIter, error) {
+	skip, err := p.skipsInput(ev, outer)
+	if err != nil || skip {
+		return &sliceIter{}, err
+	}
+	if ts, ok := p.from.(*tableScanPlan); ok && outer == nil {
+		return ts.open(ev, -1)
+	}
+	rows, err := p.from.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	return &sliceIter{rows: rows}, nil
+}
+
+// filtered returns the next input row WHERE accepts, as an env; nil at the
+// end. n counts the rows read, for cancellation.
+func (p *selectPlan) filtered(ev *evaluator, src rowIter, outer *env, n *int) (*env, error) {
+	for {
+		r, err := src.next()
+		if err != nil || r == nil {
+			return nil, err
+		}
+		*n++
+		if err := ev.pulse(*n); err != nil {
+			return nil, err
+		}
+		e := &env{row: r, outer: outer}
+		if p.where == nil {
+			return e, nil
+		}
+		v, err := p.where.fn(ev, e)
+		if err != nil {
+			return nil, err
+		}
+		if v.truthy() {
+			return e, nil
+		}
+	}
+}
+
+// groupStream groups the input by the GROUP BY keys (in first-seen order),
+// folding each row into its group's aggregates, and keeps the groups
+// HAVING accepts. A group's env keeps its first row, for the key columns.
+// Without GROUP BY there is exactly one group, even over no rows.
+func (p *selectPlan) groupStream(ev *evaluator, outer *env) ([]*env, error) {
+	src, err := p.input(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	type group struct {
+		env  *env
+		accs []*aggAcc
+	}
+	newGroup := func(row []Value) *group {
+		g := &group{env: &env{outer: outer, row: row, aggs: make([]Value, len(p.aggs))}, accs: make([]*aggAcc, len(p.aggs))}
+		for i, s := range p.aggs {
+			g.accs[i] = s.newAcc()
+		}
+		return g
+	}
+	groups := map[string]*group{}
+	var order []*group
+	var keyVals []Value
+	n := 0
+	for {
+		e, err := p.filtered(ev, src, outer, &n)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			break
+		}
+		keyVals = keyVals[:0]
+		for _, k := range p.groupKeys {
+			v, err := k.fn(ev, e)
+			if err != nil {
+				return nil, err
+			}
+			keyVals = append(keyVals, v)
+		}
+		k := key(keyVals)
+		g := groups[k]
+		if g == nil {
+			if len(groups) > 0 && len(groups)%256 == 0 {
+				if err := ev.check(); err != nil { // groups are held: they count
+					return nil, err
+				}
+			}
+			g = newGroup(e.row)
+			groups[k] = g
+			order = append(order, g)
+		}
+		for _, a := range g.accs {
+			if err := a.add(ev, e); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(p.groupKeys) == 0 && len(order) == 0 {
+		order = append(order, newGroup(nil))
+	}
+	out := make([]*env, 0, len(order))
+	for _, g := range order {
+		for i, a := range g.accs {
+			v, err := a.result(ev)
+			if err != nil {
+				return nil, err
+			}
+			g.env.aggs[i] = v
+		}
+		if p.having != nil {
+			v, err := p.having.fn(ev, g.env)
+			if err != nil {
+				return nil, err
+			}
+			if !v.truthy() {
+				continue
+			}
+		}
+		out = append(out, g.env)
+	}
+	return out, nil
+}
+
+// topN returns the first k rows of the input in ORDER BY order, projected
+// (hidden sort columns included), keeping no more than k while it reads.
+// Rows that sort equal keep their input order, as the stable sort of the
+// whole input would.
+func (p *selectPlan) topN(ev *evaluator, outer *env, k int64) ([][]Value, error) {
+	src, err := p.input(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	h := &rowHeap{keys: p.sort}
+	n := 0
+	for seq := 0; ; seq++ {
+		e, err := p.filtered(ev, src, outer, &n)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			break
+		}
+		row := make([]Value, len(p.targets))
+		for j, t := range p.targets {
+			v, err := t.fn(ev, e)
+			if err != nil {
+				return nil, err
+			}
+			row[j] = v
+		}
+		item := heapRow{row: row, seq: seq}
+		switch {
+		case int64(h.Len()) < k:
+			heap.Push(h, item)
+		case h.less(item, h.rows[0]): // better than the worst kept
+			h.rows[0] = item
+			heap.Fix(h, 0)
+		}
+	}
+	sort.Slice(h.rows, func(i, j int) bool { return h.less(h.rows[i], h.rows[j]) })
+	out := make([][]Value, len(h.rows))
+	for i, r := range h.rows {
+		out[i] = r.row
+	}
+	return out, nil
+}
+
+// heapRow is a projected row and its place in the input.
+type heapRow struct {
+	row []Value
+	seq int
+}
+
+// rowHeap is a max-heap of rows by ORDER BY (then input order): its root
+// is the worst row kept.
+type rowHeap struct {
+	keys []sortKey
+	rows []heapRow
+}
+
+func (h *rowHeap) less(a, b heapRow) bool {
+	if lessRow(a.row, b.row, h.keys) {
+		return true
+	}
+	if lessRow(b.row, a.row, h.keys) {
+		return false
+	}
+	return a.seq < b.seq
+}
+
+func (h *rowHeap) Len() int           { return len(h.rows) }
+func (h *rowHeap) Less(i, j int) bool { return h.less(h.rows[j], h.rows[i]) }
+func (h *rowHeap) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *rowHeap) Push(x any)         { h.rows = append(h.rows, x.(heapRow)) }
+func (h *rowHeap) Pop() any {
+	x := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return x
+}
