@@ -7,8 +7,9 @@ import (
 
 // Streaming a select's input: a grouped select (without grouping sets)
 // folds each row into its group's aggregates as the row is read
-// (groupStream), and a select that sorts and keeps LIMIT rows keeps only
-// that many while it reads (topN). Either reads a Shale table as it scans
+// (groupStream), a select that sorts and keeps LIMIT rows keeps only
+// that many while it reads (topN), and SELECT DISTINCT keeps one row per
+// distinct value (distinctStream). Either reads a Shale table as it scans
 // it, so memory follows the groups or the limit, not the table: count(*)
 // over a million-row table holds one counter.
 
@@ -184,6 +185,61 @@ func (p *selectPlan) topN(ev *evaluator, outer *env, k int64) ([][]Value, error)
 	out := make([][]Value, len(h.rows))
 	for i, r := range h.rows {
 		out[i] = r.row
+	}
+	return out, nil
+}
+
+// distinctStream returns the rows of a SELECT DISTINCT [ON], projected and
+// sorted, keeping one row per distinct value while it reads: for DISTINCT
+// ON the first in ORDER BY order (then input order), as sorting the whole
+// input and keeping each value's first row would.
+func (p *selectPlan) distinctStream(ev *evaluator, outer *env) ([][]Value, error) {
+	src, err := p.input(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	idx := p.distinctKey()
+	kept := map[string]int{} // a value's row in out
+	var out [][]Value
+	vals := make([]Value, len(idx))
+	n := 0
+	for {
+		e, err := p.filtered(ev, src, outer, &n)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			break
+		}
+		row := make([]Value, len(p.targets))
+		for j, t := range p.targets {
+			v, err := t.fn(ev, e)
+			if err != nil {
+				return nil, err
+			}
+			row[j] = v
+		}
+		for i, j := range idx {
+			vals[i] = row[j]
+		}
+		k := key(vals)
+		at, seen := kept[k]
+		switch {
+		case !seen:
+			if len(out)%256 == 255 {
+				if err := ev.check(); err != nil { // distinct rows are held: they count
+					return nil, err
+				}
+			}
+			kept[k] = len(out)
+			out = append(out, row)
+		case len(p.distinctOn) > 0 && lessRow(row, out[at], p.sort):
+			out[at] = row
+		}
+	}
+	if len(p.sort) > 0 {
+		sortRows(out, p.sort)
 	}
 	return out, nil
 }

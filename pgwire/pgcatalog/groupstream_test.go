@@ -47,9 +47,9 @@ func (s *bigScan) Row() []Datum { return s.row }
 func (s *bigScan) Err() error   { return nil }
 func (s *bigScan) Close() error { return nil }
 
-// TestStreamingOverTables: a grouped select and a sorted select with a
-// LIMIT read a table as it is scanned, holding a state per group or the
-// LIMIT rows, not the table. With maxTicks (the rows a statement may
+// TestStreamingOverTables: a grouped select, a sorted select with a LIMIT
+// and a SELECT DISTINCT read a table as it is scanned, holding a state per
+// group, the LIMIT rows or the distinct rows, not the table. With maxTicks (the rows a statement may
 // hold) far below the table's size they still answer, and a select that
 // must hold every row (ORDER BY without LIMIT) is still stopped.
 func TestStreamingOverTables(t *testing.T) {
@@ -63,6 +63,9 @@ func TestStreamingOverTables(t *testing.T) {
 			"9|2000|9.0000000000000000;8|2000|8.0000000000000000"},
 		{"SELECT _key FROM public.big ORDER BY _key DESC LIMIT 2 OFFSET 1", `\x3030303139393938;\x3030303139393937`},
 		{"SELECT cf->>'g', _key FROM public.big ORDER BY 1 LIMIT 3", `0|\x3030303030303030;0|\x3030303030303130;0|\x3030303030303230`},
+		{"SELECT DISTINCT cf->>'g' FROM public.big ORDER BY 1 DESC LIMIT 3", "9;8;7"},
+		{"SELECT DISTINCT ON (cf->>'g') cf->>'g', _key FROM public.big ORDER BY cf->>'g', _key DESC LIMIT 2",
+			`0|\x3030303139393930;1|\x3030303139393931`},
 	} {
 		st, err := PrepareWith(context.Background(), src, sess, c.sql, nil)
 		if err != nil {

@@ -93,6 +93,13 @@ func (p *selectPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 			return p.finish(ev, out, outer)
 		}
 	}
+	if p.distinct && !p.grouped && len(p.wins) == 0 && len(p.srfs) == 0 {
+		out, err := p.distinctStream(ev, outer)
+		if err != nil {
+			return nil, err
+		}
+		return p.finish(ev, out, outer)
+	}
 	var envs []*env
 	var err error
 	if p.grouped && p.groupSets == nil {
