@@ -75,7 +75,7 @@ func (f *fakeExec) Prepare(ctx context.Context, db, q string, params map[string]
 		}
 	case word == "types":
 		st.cols = typesRow.cols
-	case word == "forever", word == "sleep", word == "pause", word == "runfail":
+	case word == "forever", word == "sleep", word == "pause", word == "runfail", word == "stuck":
 		st.cols = []types.Field{{Name: "i", Type: types.Int64}, {Name: "s", Type: types.String}}
 	case strings.HasPrefix(word, "fail@"):
 		k, _ := strconv.Atoi(strings.TrimPrefix(word, "fail@"))
@@ -113,7 +113,7 @@ func (s *fakeStmt) Run(ctx context.Context, params map[string]types.Value) (pgwi
 		r.fixed = [][]types.Value{typesRow.row}
 	case "forever":
 		r.n = -1
-	case "sleep", "pause":
+	case "sleep", "pause", "stuck":
 		r.n = 1
 	case "runfail":
 		r.n, r.fail = 2, true
@@ -122,6 +122,10 @@ func (s *fakeStmt) Run(ctx context.Context, params map[string]types.Value) (pgwi
 	}
 	return r, nil
 }
+
+// stuckRunning receives when a "stuck" query starts; it runs until
+// stuckRelease is closed, whatever its context says.
+var stuckRunning, stuckRelease = make(chan struct{}, 1), make(chan struct{})
 
 type fakeRows struct {
 	s      *fakeStmt
@@ -149,6 +153,10 @@ func (r *fakeRows) Next() bool {
 	}
 	if r.s.word == "pause" && r.i == 0 {
 		time.Sleep(30 * time.Millisecond)
+	}
+	if r.s.word == "stuck" && r.i == 0 {
+		stuckRunning <- struct{}{}
+		<-stuckRelease // a computation that never looks at its context
 	}
 	if r.s.word == "sleep" && r.i == 0 {
 		<-r.ctx.Done()

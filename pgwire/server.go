@@ -95,7 +95,13 @@ func (s *Server) Serve(l net.Listener) error {
 
 // Close stops accepting, ends every session (their running queries are
 // canceled) and waits for the goroutines.
-func (s *Server) Close() error {
+func (s *Server) Close() error { return s.Shutdown(context.Background()) }
+
+// Shutdown stops accepting, cancels every running query and closes every
+// connection, then waits for the sessions to end until ctx is done: a
+// session busy in one long computation that does not look at its context
+// can outlive it, and then Shutdown returns ctx's error.
+func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.cancel()
 	for l := range s.mu.listeners {
@@ -105,8 +111,17 @@ func (s *Server) Close() error {
 		c.nc.Close()
 	}
 	s.mu.Unlock()
-	s.wg.Wait()
-	return nil
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // register assigns a process id and secret key and counts the session

@@ -144,7 +144,8 @@ func (s *Server) HTTPAddr() string { return s.httpLis.Addr().String() }
 func (s *Server) Engine() *storage.Engine { return s.engine }
 
 // Shutdown stops the listeners, waits for in-flight calls until ctx ends
-// (then cuts them), and closes storage.
+// (then cuts them), and closes storage. A PostgreSQL session that is still
+// computing when ctx ends is left to the process exit, and storage with it.
 func (s *Server) Shutdown(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
@@ -159,7 +160,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	herr := s.http.Shutdown(ctx)
 	if s.pg != nil {
-		s.pg.Close()
+		if err := s.pg.Shutdown(ctx); err != nil {
+			// A session is still computing; storage stays open under it
+			// and the process exits as from a crash, which Pebble's WAL
+			// recovers from.
+			s.cfg.Logger.Error("shale: PostgreSQL sessions did not end within the grace period; exiting without closing storage")
+			return errors.Join(err, herr)
+		}
 	}
 	s.wg.Wait()
 	if err := s.engine.Close(); err != nil {
