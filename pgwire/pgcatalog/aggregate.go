@@ -74,7 +74,11 @@ func aggregateDefs() map[string]*aggDef {
 				if n > 0 && !r[1].isNull() {
 					sb.WriteString(r[1].s)
 				}
-				sb.WriteString(ev.text(r[0], t[0]))
+				v := ev.text(r[0], t[0])
+				if sb.Len()+len(v) > maxRepeatBytes {
+					return null, textTooLong(sb.Len(), len(v))
+				}
+				sb.WriteString(v)
 				n++
 			}
 			if n == 0 {

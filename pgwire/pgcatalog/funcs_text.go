@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -151,6 +152,9 @@ func init() {
 			if len(a) > 2 {
 				fill = a[2].s
 			}
+			if a[1].i > maxRepeatBytes {
+				return null, errorf("54000", noPos, "requested length too large")
+			}
 			return textV(pad(a[0].s, a[1].i, fill, left)), nil
 		}})
 	}
@@ -183,9 +187,6 @@ func pad(s string, n int64, fill string, left bool) string {
 	r := []rune(s)
 	if n <= 0 {
 		return ""
-	}
-	if n > maxRepeatBytes {
-		n = maxRepeatBytes
 	}
 	if int64(len(r)) >= n {
 		return string(r[:n])
@@ -224,10 +225,19 @@ func initcap(s string) string {
 	return b.String()
 }
 
-// maxRepeatBytes bounds repeat's result: PostgreSQL's bound is a
-// gigabyte, but one catalog-dialect statement should not take that much of
-// the server's memory.
+// maxRepeatBytes bounds a text value a statement builds (repeat, lpad,
+// rpad, ||, string_agg): PostgreSQL's bound is a gigabyte, but one
+// catalog-dialect statement should not take that much of the server's
+// memory.
 const maxRepeatBytes = 1 << 28
+
+// textTooLong is the error for a text value past maxRepeatBytes, as
+// PostgreSQL reports one past its own bound.
+func textTooLong(have, more int) error {
+	e := errorf("54000", noPos, "out of memory")
+	e.Detail = fmt.Sprintf("Cannot enlarge string buffer containing %d bytes by %d more bytes.", have, more)
+	return e
+}
 
 func quoteLiteral(s string) string {
 	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"

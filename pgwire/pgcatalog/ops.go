@@ -391,7 +391,11 @@ func (b *binder) concatExpr(l, r *cexpr) *cexpr {
 		if err != nil || x.isNull() || y.isNull() {
 			return null, err
 		}
-		return textV(ev.asText(x, lt) + ev.asText(y, rt)), nil
+		xs, ys := ev.asText(x, lt), ev.asText(y, rt)
+		if len(xs)+len(ys) > maxRepeatBytes {
+			return null, textTooLong(len(xs), len(ys))
+		}
+		return textV(xs + ys), nil
 	}}
 }
 
