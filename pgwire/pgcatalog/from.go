@@ -400,6 +400,11 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, argScope *scope) 
 	if err != nil {
 		return nil, err
 	}
+	if name == "unnest" && len(args) > 1 {
+		if def, err = zippedUnnest(args, fc.Location); err != nil {
+			return nil, err
+		}
+	}
 	if err := def.checkArity(name, args, fc.Location); err != nil {
 		return nil, err
 	}

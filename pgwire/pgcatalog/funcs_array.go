@@ -8,6 +8,24 @@ import (
 
 func registerArrayFuncs() {
 	register("array_to_string", &builtin{min: 2, max: 3, ret: tText, lenient: true, fn: arrayToString})
+	register("array_fill", &builtin{min: 2, max: 3, lenient: true, retFn: func(t []uint32) uint32 { return arrayOf(outputType(t[0])) },
+		fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+			if a[1].isNull() || len(a) > 2 && a[2].isNull() {
+				return null, errorf(CodeNullValue, noPos, "dimension array or low bound array cannot be null")
+			}
+			if len(a[1].a) != 1 || len(a) > 2 && (len(a[2].a) != 1 || a[2].a[0].i != 1) {
+				return null, errorf(CodeNotSupported, noPos, "array_fill is supported for one dimension from 1 only")
+			}
+			n := a[1].a[0].i
+			if n < 0 || n > maxRepeatBytes/16 {
+				return null, errorf("54000", noPos, "array size exceeds the maximum allowed (%d)", maxRepeatBytes/16)
+			}
+			out := make([]Value, n)
+			for i := range out {
+				out[i] = a[0]
+			}
+			return arrayV(out), nil
+		}})
 	register("string_to_array", &builtin{min: 2, max: 3, ret: tTextArray, lenient: true, fn: stringToArray})
 	register("array_lower", arrayDim(func(a []Value, base int64) Value { return intV(base) }))
 	register("array_upper", arrayDim(func(a []Value, base int64) Value { return intV(base + int64(len(a)) - 1) }))

@@ -62,6 +62,62 @@ func init() {
 		}
 		return intV(int64(len(re.FindAllStringIndex(s, -1)))), nil
 	}})
+	// PostgreSQL 15's regexp_substr, regexp_instr and regexp_like: the
+	// N-th match (from character start), its position, whether one exists.
+	nthMatch := func(ev *evaluator, a []Value, flagsAt, nAt, subAt int) (string, []int, int, error) {
+		s, err := fromPosition(a)
+		if err != nil {
+			return "", nil, 0, err
+		}
+		re, err := ev.regexp(a[1].s, len(a) > flagsAt && strings.Contains(a[flagsAt].s, "i"))
+		if err != nil {
+			return "", nil, 0, err
+		}
+		n, sub := int64(1), int64(0)
+		if len(a) > nAt {
+			if n = a[nAt].i; n <= 0 {
+				return "", nil, 0, errorf(CodeInvalidParameter, noPos, "invalid value for parameter \"n\": %d", n)
+			}
+		}
+		if len(a) > subAt {
+			if sub = a[subAt].i; sub < 0 {
+				return "", nil, 0, errorf(CodeInvalidParameter, noPos, "invalid value for parameter \"subexpr\": %d", sub)
+			}
+		}
+		all := re.FindAllStringSubmatchIndex(s, int(n))
+		if int64(len(all)) < n || 2*int(sub)+1 >= len(all[n-1]) || all[n-1][2*sub] < 0 {
+			return s, nil, len([]rune(a[0].s)) - len([]rune(s)), nil
+		}
+		m := all[n-1]
+		return s, m[2*sub : 2*sub+2], len([]rune(a[0].s)) - len([]rune(s)), nil
+	}
+	register("regexp_substr", &builtin{min: 2, max: 6, args: []uint32{tText, tText, tInt4, tInt4, tText, tInt4}, ret: tText,
+		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+			s, m, _, err := nthMatch(ev, a, 4, 3, 5)
+			if err != nil || m == nil {
+				return null, err
+			}
+			return textV(s[m[0]:m[1]]), nil
+		}})
+	register("regexp_instr", &builtin{min: 2, max: 7, args: []uint32{tText, tText, tInt4, tInt4, tInt4, tText, tInt4}, ret: tInt4,
+		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+			s, m, skipped, err := nthMatch(ev, a, 5, 3, 6)
+			if err != nil || m == nil {
+				return intV(0), err
+			}
+			at := m[0]
+			if len(a) > 4 && a[4].i != 0 { // endoption: the position after the match
+				at = m[1]
+			}
+			return intV(int64(skipped + len([]rune(s[:at])) + 1)), nil
+		}})
+	register("regexp_like", &builtin{min: 2, max: 3, ret: tBool, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+		re, err := ev.regexp(a[1].s, len(a) > 2 && strings.Contains(a[2].s, "i"))
+		if err != nil {
+			return null, err
+		}
+		return boolV(re.MatchString(a[0].s)), nil
+	}})
 	register("regexp_match", &builtin{min: 2, max: 3, ret: tTextArray, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
 		re, err := ev.regexp(a[1].s, len(a) > 2 && strings.Contains(a[2].s, "i"))
 		if err != nil {

@@ -137,7 +137,7 @@ func init() {
 		if len(a) > 1 {
 			esc = a[1].s
 		}
-		return similarToRegex(a[0].s, esc)
+		return similarToRegex(a[0].s, esc, false)
 	}})
 	register("md5", &builtin{min: 1, ret: tText, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
 		if t[0] == tBytea { // md5(bytea) digests the bytes, not their text
@@ -271,6 +271,26 @@ func substring(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		}
 		return textV(m[0]), nil
 	}
+	if _, isInt := a[min(1, len(a)-1)].asInt(); len(a) == 3 && a[1].k == kText && a[2].k == kText && !isInt {
+		// substring(s SIMILAR pattern ESCAPE e): the part between the e"
+		// separators of a SIMILAR TO pattern matching all of s.
+		pat, err := similarToRegex(a[1].s, a[2].s, true)
+		if err != nil {
+			return null, err
+		}
+		re, err := ev.regexp(pat.s, false)
+		if err != nil {
+			return null, err
+		}
+		m := re.FindStringSubmatch(a[0].s)
+		switch {
+		case m == nil:
+			return null, nil
+		case len(m) > 1:
+			return textV(m[1]), nil
+		}
+		return textV(m[0]), nil
+	}
 	for i := 1; i < len(a); i++ { // positions given as text ('2') read as integers
 		if a[i].k == kText {
 			n, ok := a[i].asInt()
@@ -345,15 +365,24 @@ func translate(s, from, to string) string {
 // % any text, _ any character, . and a backslash literal, ( a
 // non-capturing group, the escape character making the next one literal,
 // and the other regular-expression operators (| * + ? {} []) as they are.
-func similarToRegex(pattern, escape string) (Value, error) {
+// For substring(s SIMILAR pattern ESCAPE e) (substring set), the two
+// e" separators mark the part returned: the regular expression's first
+// group, what comes before it matched as little as it can.
+func similarToRegex(pattern, escape string, substring bool) (Value, error) {
 	if utf8.RuneCountInString(escape) > 1 {
 		return null, errorf(CodeInvalidEscape, noPos, "invalid escape string")
 	}
 	var b strings.Builder
 	b.WriteString("^(?:")
-	inClass, escaped := false, false
+	inClass, escaped, separators := false, false, 0
 	for _, c := range pattern {
 		switch {
+		case escaped && substring && c == '"':
+			if separators++; separators > 2 {
+				return null, errorf(CodeInvalidParameter, noPos, "SQL regular expression may not contain more than two escape-double-quote separators")
+			}
+			b.WriteString([]string{"", "){1,1}?(", "){1,1}(?:"}[separators])
+			escaped = false
 		case escaped:
 			b.WriteString(regexp.QuoteMeta(string(c)))
 			escaped = false

@@ -18,10 +18,10 @@ func init() {
 	register("date_part", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tFloat8, fn: datePart})
 	register("timezone", &builtin{min: 2, max: 2, args: []uint32{tText, tTimestamptz}, retFn: atTimeZoneType, fn: atTimeZone})
 	register("date_trunc", &builtin{min: 2, max: 3, args: []uint32{tText, tTimestamptz, tText}, retFn: func(t []uint32) uint32 {
-		if t[1] == tTimestamp || t[1] == tDate {
+		if t[1] == tTimestamp {
 			return tTimestamp
 		}
-		return tTimestamptz
+		return tTimestamptz // a date reads as a timestamptz, the preferred type
 	}, fn: dateTrunc})
 	register("to_timestamp", &builtin{min: 1, max: 2, args: []uint32{tText, tText}, ret: tTimestamptz, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
 		if len(a) == 2 {
@@ -215,7 +215,12 @@ func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	if err != nil {
 		return null, err
 	}
-	if len(a) > 2 && t[1] == tTimestamptz {
+	typ := t[1]
+	if typ == tDate { // as date_trunc(text, timestamptz) reads it: midnight in the session's zone
+		y, m, d := ts.Date()
+		ts, typ = time.Date(y, m, d, 0, 0, 0, 0, ev.zone()), tTimestamptz
+	}
+	if len(a) > 2 && typ == tTimestamptz {
 		loc, err := LoadZone(strings.TrimSpace(a[2].s))
 		if err != nil {
 			return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[2].s)
@@ -253,10 +258,7 @@ func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	case "millennium":
 		out = time.Date((y-1)/1000*1000+1, 1, 1, 0, 0, 0, 0, loc)
 	default:
-		return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", a[0].s, formatType(t[1], -1))
+		return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", a[0].s, formatType(typ, -1))
 	}
-	if t[1] == tDate {
-		return timeValue(out, tTimestamp), nil // date_trunc of a date is a timestamp
-	}
-	return timeValue(instantIfZoned(out, t[1]), t[1]), nil
+	return timeValue(instantIfZoned(out, typ), typ), nil
 }

@@ -217,6 +217,38 @@ func unnest(_ *evaluator, a []Value, _ []uint32) ([]Value, error) {
 	return append([]Value(nil), a[0].a...), nil
 }
 
+// zippedUnnest is unnest(a, b, ...) in FROM: a column per array, each
+// row the arrays' next elements, the shorter arrays padded with NULLs.
+func zippedUnnest(args []*cexpr, pos int32) (*srfDef, error) {
+	fields := make([]colDef, len(args))
+	for i, a := range args {
+		if !isArrayType(a.typ) {
+			return nil, errorf(CodeUndefinedFunc, pos, "function unnest(%s) does not exist", typeList(args))
+		}
+		fields[i] = colDef{"unnest", elemType(a.typ)}
+	}
+	return &srfDef{min: len(args), max: len(args), retType: tRecord, ret: constType(tRecord), fields: fields,
+		call: func(_ *evaluator, a []Value, _ []uint32) ([]Value, error) {
+			n := 0
+			for _, arr := range a {
+				if arr.k == kArray {
+					n = max(n, len(arr.a))
+				}
+			}
+			out := make([]Value, n)
+			for i := range out {
+				row := make([]Value, len(a))
+				for j, arr := range a {
+					if arr.k == kArray && i < len(arr.a) {
+						row[j] = arr.a[i]
+					}
+				}
+				out[i] = Value{k: kRecord, a: row}
+			}
+			return out, nil
+		}}, nil
+}
+
 // generateSubscripts is generate_subscripts(array, dim [, reverse]): the
 // subscripts of the array's dimension dim, in order or reversed (SQLAlchemy
 // orders a primary key's columns by them).
