@@ -14,7 +14,8 @@ import (
 // over a million-row table holds one counter.
 
 // input starts reading the select's FROM clause: a Shale table as it is
-// scanned, anything else as the rows it computes; nothing when the
+// scanned, a subquery as it yields its rows, anything else as the rows it
+// computes; nothing when the
 // select needs no input (LIMIT 0, WHERE false). A subquery (outer set),
 // which may run once per outer row, reads its table through the
 // evaluator's cache instead: scanned once, held.
@@ -23,8 +24,15 @@ func (p *selectPlan) input(ev *evaluator, outer *env) (rowIter, error) {
 	if err != nil || skip {
 		return &sliceIter{}, err
 	}
-	if ts, ok := p.from.(*tableScanPlan); ok && outer == nil {
-		return ts.open(ev, -1)
+	if outer == nil {
+		switch from := p.from.(type) {
+		case *tableScanPlan:
+			return from.open(ev, -1)
+		case *subqueryPlan: // FROM (SELECT … FROM t) AS source, as Metabase nests questions
+			if sp, ok := from.q.root.(*selectPlan); ok {
+				return sp.open(ev, nil, true) // its rows stream through: not held
+			}
+		}
 	}
 	rows, err := p.from.run(ev, outer)
 	if err != nil {
