@@ -11,12 +11,10 @@ import (
 // installs it; Maven's registry is not reachable here).
 const pgJDBCJar = "/usr/share/java/postgresql.jar"
 
-// TestJDBC runs testdata/jdbc/JdbcSmoke.java with pgJDBC against `shale
-// demo`: prepared statements past the binary threshold, an error's
-// SQLSTATE, and DatabaseMetaData (getTables, getColumns, getPrimaryKeys,
-// getSchemas) answered by the catalog emulator. It skips where Java or pgJDBC is missing
-// (CI installs both).
-func TestJDBC(t *testing.T) {
+// requireJDBC returns the java command, skipping the test where Java or
+// pgJDBC is missing (CI installs both).
+func requireJDBC(t *testing.T) string {
+	t.Helper()
 	java, err := exec.LookPath("java")
 	if err != nil {
 		t.Skip("java is not installed")
@@ -24,6 +22,16 @@ func TestJDBC(t *testing.T) {
 	if _, err := os.Stat(pgJDBCJar); err != nil {
 		t.Skip("pgJDBC is not installed (apt-get install libpostgresql-jdbc-java)")
 	}
+	return java
+}
+
+// TestJDBC runs testdata/jdbc/JdbcSmoke.java with pgJDBC against `shale
+// demo`: prepared statements past the binary threshold, an error's
+// SQLSTATE, and DatabaseMetaData (getTables, getColumns, getPrimaryKeys,
+// getSchemas) answered by the catalog emulator. It skips where Java or pgJDBC is missing
+// (CI installs both).
+func TestJDBC(t *testing.T) {
+	java := requireJDBC(t)
 	_, addr := startShalePG(t, "demo", t.TempDir())
 	out, err := exec.Command(java, "-cp", pgJDBCJar, "testdata/jdbc/JdbcSmoke.java",
 		"jdbc:postgresql://"+addr+"/demo").CombinedOutput()
@@ -50,13 +58,7 @@ func TestJDBC(t *testing.T) {
 // in binary must come out as they do from PostgreSQL 15 over a restored
 // dump of the demo (testdata/jdbc/dialect.out).
 func TestJDBCDialect(t *testing.T) {
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("java is not installed")
-	}
-	if _, err := os.Stat(pgJDBCJar); err != nil {
-		t.Skip("pgJDBC is not installed (apt-get install libpostgresql-jdbc-java)")
-	}
+	java := requireJDBC(t)
 	_, addr := startShalePG(t, "demo", t.TempDir())
 	out, err := exec.Command(java, "-Duser.timezone=UTC", "-cp", pgJDBCJar, "testdata/jdbc/DialectDiff.java",
 		"jdbc:postgresql://"+addr+"/demo", "me").CombinedOutput()

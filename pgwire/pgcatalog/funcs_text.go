@@ -256,20 +256,26 @@ func textOrBytea(t []uint32) uint32 {
 	return tText
 }
 
+// matchOrGroup is the first match of pattern in s, or its first
+// parenthesized group when it has one; NULL without a match.
+func matchOrGroup(ev *evaluator, pattern, s string) (Value, error) {
+	re, err := ev.regexp(pattern, false)
+	if err != nil {
+		return null, err
+	}
+	m := re.FindStringSubmatch(s)
+	switch {
+	case m == nil:
+		return null, nil
+	case len(m) > 1:
+		return textV(m[1]), nil
+	}
+	return textV(m[0]), nil
+}
+
 func substring(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	if len(a) == 2 && a[1].k == kText { // substring(s FROM pattern): the first match, or its first group
-		re, err := ev.regexp(a[1].s, false)
-		if err != nil {
-			return null, err
-		}
-		m := re.FindStringSubmatch(a[0].s)
-		switch {
-		case m == nil:
-			return null, nil
-		case len(m) > 1:
-			return textV(m[1]), nil
-		}
-		return textV(m[0]), nil
+		return matchOrGroup(ev, a[1].s, a[0].s)
 	}
 	if _, isInt := a[min(1, len(a)-1)].asInt(); len(a) == 3 && a[1].k == kText && a[2].k == kText && !isInt {
 		// substring(s SIMILAR pattern ESCAPE e): the part between the e"
@@ -278,18 +284,7 @@ func substring(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		if err != nil {
 			return null, err
 		}
-		re, err := ev.regexp(pat.s, false)
-		if err != nil {
-			return null, err
-		}
-		m := re.FindStringSubmatch(a[0].s)
-		switch {
-		case m == nil:
-			return null, nil
-		case len(m) > 1:
-			return textV(m[1]), nil
-		}
-		return textV(m[0]), nil
+		return matchOrGroup(ev, pat.s, a[0].s)
 	}
 	for i := 1; i < len(a); i++ { // positions given as text ('2') read as integers
 		if a[i].k == kText {

@@ -172,13 +172,9 @@ func (p *selectPlan) topN(ev *evaluator, outer *env, k int64) ([][]Value, error)
 		if e == nil {
 			break
 		}
-		row := make([]Value, len(p.targets))
-		for j, t := range p.targets {
-			v, err := t.fn(ev, e)
-			if err != nil {
-				return nil, err
-			}
-			row[j] = v
+		row, err := p.projectRow(ev, e)
+		if err != nil {
+			return nil, err
 		}
 		item := heapRow{row: row, seq: seq}
 		switch {
@@ -220,13 +216,9 @@ func (p *selectPlan) distinctStream(ev *evaluator, outer *env) ([][]Value, error
 		if e == nil {
 			break
 		}
-		row := make([]Value, len(p.targets))
-		for j, t := range p.targets {
-			v, err := t.fn(ev, e)
-			if err != nil {
-				return nil, err
-			}
-			row[j] = v
+		row, err := p.projectRow(ev, e)
+		if err != nil {
+			return nil, err
 		}
 		for i, j := range idx {
 			vals[i] = row[j]

@@ -393,18 +393,28 @@ func (p *selectPlan) project(ev *evaluator, envs []*env) ([][]Value, error) {
 					}
 				}
 			}
-			row := make([]Value, len(p.targets))
-			for j, t := range p.targets {
-				v, err := t.fn(ev, e)
-				if err != nil {
-					return nil, err
-				}
-				row[j] = v
+			row, err := p.projectRow(ev, e)
+			if err != nil {
+				return nil, err
 			}
 			out = append(out, row)
 		}
 	}
 	return out, nil
+}
+
+// projectRow evaluates the select list, hidden sort columns included, for
+// one env.
+func (p *selectPlan) projectRow(ev *evaluator, e *env) ([]Value, error) {
+	row := make([]Value, len(p.targets))
+	for j, t := range p.targets {
+		v, err := t.fn(ev, e)
+		if err != nil {
+			return nil, err
+		}
+		row[j] = v
+	}
+	return row, nil
 }
 
 func distinctRows(rows [][]Value, idx []int) [][]Value {
