@@ -157,25 +157,11 @@ func (p *selectPlan) groupStream(ev *evaluator, outer *env) ([]*env, error) {
 // Rows that sort equal keep their input order, as the stable sort of the
 // whole input would.
 func (p *selectPlan) topN(ev *evaluator, outer *env, k int64) ([][]Value, error) {
-	src, err := p.input(ev, outer)
-	if err != nil {
-		return nil, err
+	if k <= 0 {
+		return nil, nil
 	}
-	defer src.close()
 	h := &rowHeap{keys: p.sort}
-	n := 0
-	for seq := 0; ; seq++ {
-		e, err := p.filtered(ev, src, outer, &n)
-		if err != nil {
-			return nil, err
-		}
-		if e == nil {
-			break
-		}
-		row, err := p.projectRow(ev, e)
-		if err != nil {
-			return nil, err
-		}
+	err := p.eachProjected(ev, outer, func(seq int, row []Value) error {
 		item := heapRow{row: row, seq: seq}
 		switch {
 		case int64(h.Len()) < k:
@@ -184,6 +170,10 @@ func (p *selectPlan) topN(ev *evaluator, outer *env, k int64) ([][]Value, error)
 			h.rows[0] = item
 			heap.Fix(h, 0)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(h.rows, func(i, j int) bool { return h.less(h.rows[i], h.rows[j]) })
 	out := make([][]Value, len(h.rows))
@@ -198,28 +188,11 @@ func (p *selectPlan) topN(ev *evaluator, outer *env, k int64) ([][]Value, error)
 // ON the first in ORDER BY order (then input order), as sorting the whole
 // input and keeping each value's first row would.
 func (p *selectPlan) distinctStream(ev *evaluator, outer *env) ([][]Value, error) {
-	src, err := p.input(ev, outer)
-	if err != nil {
-		return nil, err
-	}
-	defer src.close()
 	idx := p.distinctKey()
 	kept := map[string]int{} // a value's row in out
 	var out [][]Value
 	vals := make([]Value, len(idx))
-	n := 0
-	for {
-		e, err := p.filtered(ev, src, outer, &n)
-		if err != nil {
-			return nil, err
-		}
-		if e == nil {
-			break
-		}
-		row, err := p.projectRow(ev, e)
-		if err != nil {
-			return nil, err
-		}
+	err := p.eachProjected(ev, outer, func(_ int, row []Value) error {
 		for i, j := range idx {
 			vals[i] = row[j]
 		}
@@ -229,7 +202,7 @@ func (p *selectPlan) distinctStream(ev *evaluator, outer *env) ([][]Value, error
 		case !seen:
 			if len(out)%256 == 255 {
 				if err := ev.check(); err != nil { // distinct rows are held: they count
-					return nil, err
+					return err
 				}
 			}
 			kept[k] = len(out)
@@ -237,11 +210,39 @@ func (p *selectPlan) distinctStream(ev *evaluator, outer *env) ([][]Value, error
 		case len(p.distinctOn) > 0 && lessRow(row, out[at], p.sort):
 			out[at] = row
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(p.sort) > 0 {
 		sortRows(out, p.sort)
 	}
 	return out, nil
+}
+
+// eachProjected calls fn with each input row WHERE accepts, projected
+// (hidden sort columns included), and its place among them.
+func (p *selectPlan) eachProjected(ev *evaluator, outer *env, fn func(seq int, row []Value) error) error {
+	src, err := p.input(ev, outer)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	n := 0
+	for seq := 0; ; seq++ {
+		e, err := p.filtered(ev, src, outer, &n)
+		if err != nil || e == nil {
+			return err
+		}
+		row, err := p.projectRow(ev, e)
+		if err != nil {
+			return err
+		}
+		if err := fn(seq, row); err != nil {
+			return err
+		}
+	}
 }
 
 // heapRow is a projected row and its place in the input.
