@@ -1,12 +1,16 @@
 package pgcatalog
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 func init() {
 	rowFuncs["information_schema.tables"] = infoTablesRows
 	rowFuncs["information_schema.columns"] = infoColumnsRows
 	rowFuncs["information_schema.schemata"] = infoSchemataRows
 	rowFuncs["information_schema.table_constraints"] = infoConstraintRows
+	rowFuncs["information_schema.check_constraints"] = infoCheckRows
 	rowFuncs["information_schema.key_column_usage"] = infoKeyColumnRows
 	rowFuncs["information_schema.constraint_column_usage"] = infoConstraintColumnRows
 	rowFuncs["information_schema.table_privileges"] = infoTablePrivilegeRows
@@ -104,10 +108,36 @@ func infoConstraintRows(s *snapshot, b *rowBuilder) {
 		if r.conOID == 0 {
 			continue
 		}
-		b.add("constraint_catalog", s.sess.Database, "constraint_schema", nspName(r.nsp),
-			"constraint_name", r.name+"_pkey", "table_catalog", s.sess.Database, "table_schema", nspName(r.nsp),
-			"table_name", r.name, "constraint_type", "PRIMARY KEY", "is_deferrable", "NO",
-			"initially_deferred", "NO", "enforced", "YES", "nulls_distinct", nil)
+		add := func(name, typ string) {
+			b.add("constraint_catalog", s.sess.Database, "constraint_schema", nspName(r.nsp),
+				"constraint_name", name, "table_catalog", s.sess.Database, "table_schema", nspName(r.nsp),
+				"table_name", r.name, "constraint_type", typ, "is_deferrable", "NO",
+				"initially_deferred", "NO", "enforced", "YES", "nulls_distinct", nil)
+		}
+		add(r.name+"_pkey", "PRIMARY KEY")
+		for _, n := range r.pkey { // a NOT NULL column is a CHECK constraint here, as in PostgreSQL
+			add(notNullName(r, n), "CHECK")
+		}
+	}
+}
+
+// notNullName is the name information_schema gives the NOT NULL
+// constraint of column attnum n of r: namespace OID, table OID, attnum.
+func notNullName(r *rel, n int64) string {
+	return fmt.Sprintf("%d_%d_%d_not_null", r.nsp, r.oid, n)
+}
+
+// infoCheckRows is information_schema.check_constraints: the NOT NULL
+// columns' checks.
+func infoCheckRows(s *snapshot, b *rowBuilder) {
+	for _, r := range s.rels {
+		if r.conOID == 0 {
+			continue
+		}
+		for _, n := range r.pkey {
+			b.add("constraint_catalog", s.sess.Database, "constraint_schema", nspName(r.nsp),
+				"constraint_name", notNullName(r, n), "check_clause", quoteIdent(r.cols[n-1].name)+" IS NOT NULL")
+		}
 	}
 }
 

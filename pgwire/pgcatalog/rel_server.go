@@ -56,10 +56,17 @@ func userRows(s *snapshot, b *rowBuilder) {
 func settingsRows(s *snapshot, b *rowBuilder) {
 	for _, n := range settingNames(s.sess) {
 		v := setting(s.sess, n)
-		b.add("name", n, "setting", v, "category", "Shale", "short_desc", "", "context", "user",
+		name := n
+		if c, ok := mixedCaseSettings[n]; ok {
+			name = c
+		}
+		b.add("name", name, "setting", v, "category", "Shale", "short_desc", "", "context", "user",
 			"vartype", "string", "source", "default", "boot_val", v, "reset_val", v, "pending_restart", false)
 	}
 }
+
+// mixedCaseSettings are the parameters pg_settings names in mixed case.
+var mixedCaseSettings = map[string]string{"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone"}
 
 func tablespaceRows(s *snapshot, b *rowBuilder) {
 	b.add("oid", uint32(1663), "spcname", "pg_default", "spcowner", uint32(roleOID))
