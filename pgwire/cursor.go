@@ -59,7 +59,10 @@ func (c *conn) declare(pt *portal) error {
 func (c *conn) fetch(pt *portal, st *localStmt) error {
 	cur := c.cursors[st.name]
 	if cur == nil {
-		return errorf(codeInvalidCursor, fmt.Sprintf("cursor %q does not exist", st.name))
+		var err error
+		if cur, err = c.portalCursor(st.name); err != nil {
+			return err
+		}
 	}
 	limit := st.count
 	if st.all {
@@ -83,6 +86,45 @@ func (c *conn) fetch(pt *portal, st *localStmt) error {
 	pt.rows = fr
 	pt.tag = commandTag{verb: "FETCH", count: true}
 	return nil
+}
+
+// portalCursor reads a named protocol-level portal as a cursor, as
+// PostgreSQL lets FETCH and MOVE do (asyncpg's Cursor.forward sends MOVE
+// FORWARD n "__asyncpg_portal_N__"); rows it reads are gone from the
+// portal's next Execute. A portal not yet executed is started.
+func (c *conn) portalCursor(name string) (*cursor, error) {
+	ppt := c.portals[name]
+	if name == "" || ppt == nil || ppt.p.local != nil {
+		return nil, errorf(codeInvalidCursor, fmt.Sprintf("cursor %q does not exist", name))
+	}
+	if !ppt.started {
+		running, err := c.start(ppt)
+		if running {
+			c.setRunning(nil)
+		}
+		if err != nil {
+			ppt.done, ppt.failed = true, true
+			return nil, err
+		}
+	}
+	cur := &cursor{cols: ppt.cols, rows: ppt.rows, ctx: ppt.ctx, cancel: ppt.cancel, done: ppt.done || ppt.rows == nil}
+	if cur.ctx == nil {
+		cur.ctx, cur.cancel = c.ctx, func() {}
+	}
+	return cur, nil
+}
+
+// cursorFormats are the formats a cursor's rows are sent in: all binary
+// for a BINARY cursor, else text (nil).
+func cursorFormats(cur *cursor) []int16 {
+	if !cur.binary {
+		return nil
+	}
+	fmts := make([]int16, len(cur.cols))
+	for i := range fmts {
+		fmts[i] = formatBinary
+	}
+	return fmts
 }
 
 // fetchRows reads up to left rows (-1: all) of a cursor; Close leaves the

@@ -125,6 +125,12 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 	case 'P':
 		pt, ok := c.portals[m.Name]
 		if !ok {
+			if cur := c.cursors[m.Name]; cur != nil && m.Name != "" {
+				// A DECLAREd cursor is a portal too: psycopg 3 describes
+				// its server-side cursors so.
+				c.sendRowDescription(cur.cols, cursorFormats(cur))
+				return nil
+			}
 			return errorf(codeInvalidPortal, fmt.Sprintf("portal %q does not exist", m.Name))
 		}
 		return c.describePortal(pt)

@@ -76,6 +76,9 @@ func (c *conn) localColumns(st *localStmt) ([]column, error) {
 		if cur := c.cursors[st.name]; cur != nil {
 			return cur.cols, nil
 		}
+		if pt := c.portals[st.name]; pt != nil && st.name != "" && pt.p.local == nil {
+			return pt.p.cols, nil // a protocol portal read as a cursor (portalCursor)
+		}
 	case localExecute:
 		p, err := c.executeTarget(st)
 		if err != nil {

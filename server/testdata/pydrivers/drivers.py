@@ -41,6 +41,9 @@ def rows_text(rows):
     return "[" + "; ".join(", ".join(show(v) for v in r) for r in rows) + "]"
 
 
+CURSOR_QUERY = "SELECT device_id, ts, (stats->>'battery')::int AS b FROM public.readings ORDER BY device_id, ts"
+
+
 async def run_asyncpg():
     import asyncpg
     c = await asyncpg.connect(host=host, port=port, database=db, user=user)
@@ -50,6 +53,16 @@ async def run_asyncpg():
             print("asyncpg", rows_text([tuple(r.values()) for r in rows]))
         except Exception as e:
             print("asyncpg ERROR", type(e).__name__, e)
+    # Cursors: a portal read in batches, and MOVE on the portal by name.
+    async with c.transaction():
+        n = 0
+        async for r in c.cursor(CURSOR_QUERY, prefetch=4):
+            n += 1
+        cur = await c.cursor(CURSOR_QUERY)
+        first = await cur.fetch(5)
+        await cur.forward(3)
+        nxt = await cur.fetchrow()
+    print("asyncpg cursor", n, [r["b"] for r in first], nxt["b"])
     await c.close()
 
 
@@ -65,6 +78,21 @@ def run_psycopg():
                 except Exception as e:
                     print("psycopg ERROR", type(e).__name__, e)
                     c.rollback()
+        # A server-side cursor (DECLARE, Describe of its portal, FETCH),
+        # executemany and COPY TO STDOUT.
+        with c.cursor(name="srv") as cur:
+            cur.itersize = 4
+            cur.execute(CURSOR_QUERY)
+            print("psycopg named cursor", [r[2] for r in cur.fetchmany(7)], len(cur.fetchall()))
+        with c.cursor() as cur:
+            cur.executemany("SELECT count(*) FROM public.readings WHERE device_id = %s", [("4c410523",), ("nope",)],
+                            returning=True)
+            counts = [cur.fetchone()[0]]
+            while cur.nextset():
+                counts.append(cur.fetchone()[0])
+            print("psycopg executemany", counts)
+            with cur.copy("COPY (SELECT device_id, ts FROM public.readings ORDER BY 1, 2 LIMIT 3) TO STDOUT") as cp:
+                print("psycopg copy", [tuple(r) for r in cp.rows()])
 
 
 def run_pg8000():
