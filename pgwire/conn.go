@@ -27,14 +27,18 @@ const maxMessage = 64 << 20
 // goroutine (serveConn); the reader goroutine only reads the network and
 // CancelRequest only touches mu.
 type conn struct {
-	srv    *Server
-	nc     net.Conn // the TLS connection once negotiated
-	rd     *connReader
-	be     *pgproto3.Backend
-	w      msgWriter
-	enc    *encoder
-	ctx    context.Context // ends at hang-up or server Close
-	cancel context.CancelFunc
+	// reported are the values last sent in ParameterStatus, by canonical
+	// name: a change is reported only when the value differs, as
+	// PostgreSQL (14 and later) reports it.
+	reported map[string]string
+	srv      *Server
+	nc       net.Conn // the TLS connection once negotiated
+	rd       *connReader
+	be       *pgproto3.Backend
+	w        msgWriter
+	enc      *encoder
+	ctx      context.Context // ends at hang-up or server Close
+	cancel   context.CancelFunc
 
 	pid, secret    uint32
 	user, database string
@@ -65,7 +69,7 @@ type conn struct {
 // serveConn runs a connection from its first byte to its close.
 func (s *Server) serveConn(nc net.Conn) {
 	defer s.trackConn(nc)()
-	c := &conn{srv: s, nc: nc, enc: newEncoder(), tx: txIdle, stmts: map[string]*prepared{},
+	c := &conn{srv: s, nc: nc, enc: newEncoder(), tx: txIdle, stmts: map[string]*prepared{}, reported: map[string]string{},
 		portals: map[string]*portal{}, cursors: map[string]*cursor{}}
 	c.ctx, c.cancel = context.WithCancel(s.ctx)
 	c.ctxs.parent = c.ctx

@@ -200,6 +200,10 @@ func (o *copyOpts) set(w *words, name string, modern bool) error {
 			return nil
 		}
 		f, ok := w.ident()
+		if t, v := w.peek(); !ok && t.kind == tokString && v[0] == '\'' { // FORMAT 'csv', as asyncpg writes it
+			f, ok = strings.ToLower(unquoteString(v)), true
+			w.skip()
+		}
 		switch {
 		case !ok:
 			return syntaxError(w)

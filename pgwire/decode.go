@@ -193,6 +193,10 @@ func badBinary(oid uint32) error {
 // decodeBinary reads a parameter's binary form (PostgreSQL's receive
 // functions) for the type the client was told, as a value of type t.
 func decodeBinary(oid uint32, t *types.Type, b []byte) (types.Value, error) {
+	if oid == oidNumeric && t.Kind == types.KindString {
+		s, err := numericText(b)
+		return types.StringValue(s), err
+	}
 	v, err := decodeBinaryOID(oid, b)
 	if err != nil {
 		return types.Value{}, err
@@ -260,6 +264,17 @@ func decodeBinaryOID(oid uint32, b []byte) (types.Value, error) {
 		return types.DateValue(int64(int32(be.Uint32(b))) + pgEpochDays), nil
 	case oidTimestamp, oidTimestamptz:
 		return types.TimestampValue(int64(be.Uint64(b)) + pgEpochMicros), nil
+	case oidInterval: // as its text: a catalog statement's interval parameter (asyncpg sends binary)
+		if len(b) != 16 {
+			return types.Value{}, badBinary(oid)
+		}
+		return types.StringValue(pgcatalog.FormatInterval(int64(int32(be.Uint32(b[12:]))), int64(int32(be.Uint32(b[8:]))),
+			int64(be.Uint64(b)))), nil
+	case oidTime:
+		if len(b) != 8 {
+			return types.Value{}, badBinary(oid)
+		}
+		return types.StringValue(pgcatalog.FormatTime(int64(be.Uint64(b)))), nil
 	}
 	if elem, ok := elemOIDs[oid]; ok {
 		return decodeBinaryArray(elem, b)
@@ -315,6 +330,55 @@ func decodeBinaryArray(elem uint32, b []byte) (types.Value, error) {
 
 // decodeNumeric reads numeric_send's format into a FLOAT64: ndigits,
 // weight, sign, dscale, then base-10000 digits.
+// numericText is a binary numeric (numeric_send's form) as its exact
+// text, with its display scale: a catalog statement reads a numeric
+// parameter so, as PostgreSQL would (12.340 stays 12.340).
+func numericText(b []byte) (string, error) {
+	be := binary.BigEndian
+	if len(b) < 8 {
+		return "", badBinary(oidNumeric)
+	}
+	n, weight, sign, dscale := int(be.Uint16(b)), int(int16(be.Uint16(b[2:]))), be.Uint16(b[4:]), int(be.Uint16(b[6:]))
+	if len(b) != 8+2*n || dscale > 0x3fff {
+		return "", badBinary(oidNumeric)
+	}
+	switch sign {
+	case 0xC000:
+		return "NaN", nil
+	case 0xD000:
+		return "Infinity", nil
+	case 0xF000:
+		return "-Infinity", nil
+	}
+	var digits strings.Builder
+	for i := range n {
+		fmt.Fprintf(&digits, "%04d", be.Uint16(b[8+2*i:]))
+	}
+	all, point := digits.String(), 4*(weight+1) // the point falls after point digits of all
+	switch {
+	case point <= 0:
+		all, point = strings.Repeat("0", -point)+all, 0
+	case point > len(all):
+		all += strings.Repeat("0", point-len(all))
+	}
+	whole := strings.TrimLeft(all[:point], "0")
+	if whole == "" {
+		whole = "0"
+	}
+	frac := all[point:]
+	if len(frac) < dscale {
+		frac += strings.Repeat("0", dscale-len(frac))
+	}
+	out := whole
+	if dscale > 0 {
+		out += "." + frac[:dscale]
+	}
+	if sign == 0x4000 && strings.Trim(out, "0.") != "" {
+		out = "-" + out
+	}
+	return out, nil
+}
+
 func decodeNumeric(b []byte) (types.Value, error) {
 	be := binary.BigEndian
 	if len(b) < 8 {

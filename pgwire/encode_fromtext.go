@@ -23,7 +23,7 @@ import (
 // from a STRING value by appendBinary itself).
 func textIsBinary(oid uint32) bool {
 	switch oid {
-	case oidText, oidVarchar, oidBpchar, oidName, oidChar, oidBytea, oidUnknown, oidJSON, oidJSONB, oidNumeric:
+	case oidText, oidVarchar, oidBpchar, oidName, oidChar, oidBytea, oidUnknown, oidJSON, oidJSONB, oidNumeric, oidVoid:
 		return true
 	}
 	return false

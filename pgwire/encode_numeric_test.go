@@ -8,7 +8,8 @@ import (
 )
 
 // TestAppendNumeric pins numeric_send's bytes (as PostgreSQL 15 sends
-// them: SELECT numeric_send(x)) and reads them back with decodeNumeric.
+// them: SELECT numeric_send(x)) and reads them back with decodeNumeric,
+// and exactly, scale included, with numericText.
 func TestAppendNumeric(t *testing.T) {
 	for _, tc := range []struct {
 		text, hex string
@@ -32,6 +33,9 @@ func TestAppendNumeric(t *testing.T) {
 		back, err := decodeNumeric(got)
 		if err != nil || back.Float64() != tc.f {
 			t.Errorf("%s: read back %v, %v", tc.text, back, err)
+		}
+		if exact, err := numericText(got); err != nil || exact != tc.text {
+			t.Errorf("%s: read back as text %q, %v", tc.text, exact, err)
 		}
 	}
 	if _, err := appendNumeric(nil, types.StringValue("1.2.3")); err == nil {

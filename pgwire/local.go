@@ -32,6 +32,7 @@ const (
 	localLock                            // LOCK [TABLE] name [, ...] [IN mode MODE] [NOWAIT]
 	localPrepare                         // PREPARE name [(type, ...)] AS query
 	localExecute                         // EXECUTE name [(value, ...)]
+	localUnlisten                        // UNLISTEN name | *
 )
 
 // localStmt is a parsed session statement.
@@ -301,6 +302,19 @@ func parseLocal(text string) (*localStmt, error) {
 		w.keyword("savepoint")
 		st = &localStmt{kind: localRelease}
 		st.name, _ = w.ident()
+	case "unlisten":
+		// Nothing listens (LISTEN is refused), so there is nothing to
+		// stop: asyncpg's pool sends UNLISTEN * when it takes back a
+		// connection.
+		st = &localStmt{kind: localUnlisten}
+		if !w.punct("*") {
+			var ok bool
+			if st.name, ok = w.ident(); !ok {
+				return nil, syntaxError(w)
+			}
+		}
+	case "listen", "notify":
+		return nil, errorf(codeNotSupported, strings.ToUpper(first)+" is not supported: Shale sends no notifications")
 	case "discard":
 		st = &localStmt{kind: localDiscard}
 		_, st.word = w.peek()
@@ -525,7 +539,7 @@ func parseTxnModes(w *words) ([]txnMode, error) {
 var localFuncs = map[string]bool{
 	"version": true, "current_schema": true, "current_database": true, "current_setting": true,
 	"pg_backend_pid": true, "current_user": false, "session_user": false, "user": false,
-	"current_role": false, "current_catalog": false, "set_config": true,
+	"current_role": false, "current_catalog": false, "set_config": true, "pg_advisory_unlock_all": true,
 }
 
 // parseLocalSelect recognises SELECT f(...) [AS a], ... over localFuncs,

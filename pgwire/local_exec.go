@@ -2,7 +2,9 @@ package pgwire
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,6 +95,8 @@ func funcOID(fn string) uint32 {
 	switch fn {
 	case "pg_backend_pid":
 		return oidInt4
+	case "pg_advisory_unlock_all":
+		return oidVoid
 	case "version", "current_setting", "set_config":
 		return oidText
 	}
@@ -118,7 +122,7 @@ func (c *conn) runLocal(pt *portal) error {
 	case localReset:
 		tag = "RESET"
 		if st.all {
-			for k := range c.set.vals {
+			for _, k := range slices.Sorted(maps.Keys(c.set.vals)) {
 				c.resetSetting(k)
 			}
 		} else {
@@ -134,6 +138,8 @@ func (c *conn) runLocal(pt *portal) error {
 		tag, err = c.runTxn(st)
 	case localDiscard:
 		tag, err = "DISCARD "+st.word, c.runDiscard(st)
+	case localUnlisten:
+		tag = "UNLISTEN"
 	case localLock:
 		tag = "LOCK TABLE"
 		if c.tx == txIdle {
@@ -208,8 +214,9 @@ func (c *conn) settingChanged(name, v string, report bool) {
 	if n, err := strconv.Atoi(c.set.vals["extra_float_digits"]); err == nil {
 		c.enc.floatDigits = n
 	}
-	if report {
-		c.w.send(&pgproto3.ParameterStatus{Name: canonical(name), Value: v})
+	if name := canonical(name); report && c.reported[name] != v {
+		c.w.send(&pgproto3.ParameterStatus{Name: name, Value: v})
+		c.reported[name] = v
 	}
 }
 
@@ -286,6 +293,8 @@ func (c *conn) callLocal(fn string, args []types.Value) (types.Value, error) {
 		return types.StringValue(c.database), nil
 	case "pg_backend_pid":
 		return types.Int64Value(int64(c.pid)), nil
+	case "pg_advisory_unlock_all": // Shale takes no advisory locks: none to release (asyncpg's pool calls it)
+		return types.StringValue(""), nil
 	case "set_config":
 		// set_config(name, value, is_local) is SET [LOCAL] name = value;
 		// outside a transaction block a local setting lasts only for its

@@ -26,6 +26,7 @@ const (
 	oidTimestamptz uint32 = 1184
 	oidInterval    uint32 = 1186
 	oidNumeric     uint32 = 1700
+	oidVoid        uint32 = 2278
 	oidUUID        uint32 = 2950
 	oidJSONB       uint32 = 3802
 

@@ -359,7 +359,7 @@ func typeSize(oid uint32) int16 {
 		return 1
 	case oidInt2:
 		return 2
-	case oidInt4, oidOID, oidFloat4, oidDate:
+	case oidInt4, oidOID, oidFloat4, oidDate, oidVoid:
 		return 4
 	case oidInt8, oidFloat8, oidTimestamp, oidTimestamptz:
 		return 8

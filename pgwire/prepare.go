@@ -160,7 +160,7 @@ func catalogPrepared(p *prepared, st CatalogStatement) *prepared {
 	p.stmt, p.verb = st, "SELECT"
 	for i, oid := range st.ParamOIDs() {
 		p.params = append(p.params, param{name: paramName(i + 1), oid: oid, typ: oidType(oid)})
-		if p.params[i].typ == nil {
+		if p.params[i].typ == nil || oid == oidNumeric { // a numeric keeps its digits and scale as text
 			p.params[i].typ = types.String
 		}
 	}

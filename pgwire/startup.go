@@ -122,10 +122,12 @@ func (c *conn) establish(m *pgproto3.StartupMessage) error {
 	c.set.freezeDefaults()
 	c.settingChanged("", "", false)
 	c.w.send(&pgproto3.AuthenticationOk{})
+	c.reported = map[string]string{}
 	for _, s := range knownSettings {
 		if s.report {
 			v, _ := c.set.get(s.name)
 			c.w.send(&pgproto3.ParameterStatus{Name: s.name, Value: v})
+			c.reported[s.name] = v
 		}
 	}
 	key := binary.BigEndian.AppendUint32(nil, c.secret)

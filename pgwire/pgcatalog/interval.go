@@ -371,6 +371,16 @@ func intervalCmp(op string, l, r *cexpr) *cexpr {
 	}))
 }
 
+// FormatInterval is the text of the interval of months, days and
+// microseconds (its binary form's parts), as interval_out writes it:
+// pgwire reads a binary interval parameter with it.
+func FormatInterval(months, days, micros int64) string {
+	return interval{months, days, micros}.String()
+}
+
+// FormatTime is a time of day of us microseconds as time_out writes it.
+func FormatTime(us int64) string { return timeOfDay(us).s }
+
 // ParseInterval reads an interval's text (PostgreSQL's output or input
 // forms) as its months, days and microseconds, the parts of its binary
 // form: pgwire sends a catalog statement's intervals in binary with it.

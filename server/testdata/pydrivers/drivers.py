@@ -8,6 +8,7 @@ usage: drivers.py HOST PORT DATABASE USER
 """
 import asyncio
 import datetime
+import decimal
 import json
 import sys
 
@@ -63,7 +64,19 @@ async def run_asyncpg():
         await cur.forward(3)
         nxt = await cur.fetchrow()
     print("asyncpg cursor", n, [r["b"] for r in first], nxt["b"])
+    # Binary parameters of the types asyncpg sends so.
+    r = await c.fetchrow("SELECT $1::int[] AS a, $2::text[] AS t, $3::numeric AS n, $4::date AS d, $5::interval AS i",
+                         [1, None, 3], ["x", "y z"], decimal.Decimal("12.340"), datetime.date(2020, 5, 1),
+                         datetime.timedelta(hours=25))
+    print("asyncpg params", rows_text([tuple(r.values())]))
     await c.close()
+    # A pool resets a connection it takes back (pg_advisory_unlock_all,
+    # CLOSE ALL, UNLISTEN *, RESET ALL) before handing it out again.
+    pool = await asyncpg.create_pool(host=host, port=port, database=db, user=user, min_size=1, max_size=1)
+    for _ in range(2):
+        async with pool.acquire() as pc:
+            print("asyncpg pool", await pc.fetchval("SELECT count(*) FROM public.readings"))
+    await pool.close()
 
 
 def run_psycopg():
@@ -78,6 +91,11 @@ def run_psycopg():
                 except Exception as e:
                     print("psycopg ERROR", type(e).__name__, e)
                     c.rollback()
+        for binary in (False, True):
+            with c.cursor(binary=binary) as cur:
+                cur.execute("SELECT %s::numeric AS n, %s::int[] AS a, %s::interval AS i",
+                            [decimal.Decimal("1.50"), [1, 2], datetime.timedelta(days=1, seconds=5)], prepare=True)
+                print("psycopg params", "binary" if binary else "text", rows_text(cur.fetchall()))
         # A server-side cursor (DECLARE, Describe of its portal, FETCH),
         # executemany and COPY TO STDOUT.
         with c.cursor(name="srv") as cur:
