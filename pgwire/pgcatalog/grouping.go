@@ -173,20 +173,13 @@ func nodeKey(n *pg_query.Node) string {
 	return string(b)
 }
 
+// clearLocations zeroes every location field of m and the messages below
+// it, so that equal expressions written at different places compare equal.
 func clearLocations(m protoreflect.Message) {
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Name() == "location":
-			m.Clear(fd)
-		case fd.IsList() && fd.Message() != nil:
-			for i := 0; i < v.List().Len(); i++ {
-				clearLocations(v.List().Get(i).Message())
-			}
-		case fd.Message() != nil && !fd.IsMap():
-			clearLocations(v.Message())
-		}
-		return true
-	})
+	if fd := m.Descriptor().Fields().ByName("location"); fd != nil {
+		m.Clear(fd)
+	}
+	eachMessage(m, clearLocations)
 }
 
 // bindGrouping binds GROUPING(k, ...): a bit per argument, the first the
