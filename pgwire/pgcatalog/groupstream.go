@@ -13,9 +13,8 @@ import (
 // it, so memory follows the groups or the limit, not the table: count(*)
 // over a million-row table holds one counter.
 
-// input starts reading the select's FROM clause: a Shale table as it is
-// scanned, a subquery as it yields its rows, anything else as the rows it
-// computes; nothing when the
+// input starts reading the select's FROM clause (openPlan: a Shale table
+// as it is scanned, a subquery or a join as it yields its rows); nothing when the
 // select needs no input (LIMIT 0, WHERE false). A subquery (outer set),
 // which may run once per outer row, reads its table through the
 // evaluator's cache instead: scanned once, held.
@@ -25,14 +24,7 @@ func (p *selectPlan) input(ev *evaluator, outer *env) (rowIter, error) {
 		return &sliceIter{}, err
 	}
 	if outer == nil {
-		switch from := p.from.(type) {
-		case *tableScanPlan:
-			return from.open(ev, -1)
-		case *subqueryPlan: // FROM (SELECT … FROM t) AS source, as Metabase nests questions
-			if sp, ok := from.q.root.(*selectPlan); ok {
-				return sp.open(ev, nil, true) // its rows stream through: not held
-			}
-		}
+		return openPlan(ev, p.from, nil)
 	}
 	rows, err := p.from.run(ev, outer)
 	if err != nil {

@@ -49,7 +49,8 @@ func (s *bigScan) Close() error { return nil }
 
 // TestStreamingOverTables: a grouped select, a sorted select with a LIMIT
 // and a SELECT DISTINCT read a table (or a subquery over one, as Metabase
-// nests its questions) as it is scanned, holding a state per
+// nests its questions, or a join with the table on its left) as it is
+// scanned, holding a state per
 // group, the LIMIT rows or the distinct rows, not the table. With maxTicks (the rows a statement may
 // hold) far below the table's size they still answer, and a select that
 // must hold every row (ORDER BY without LIMIT) is still stopped.
@@ -65,6 +66,9 @@ func TestStreamingOverTables(t *testing.T) {
 		{"SELECT _key FROM public.big ORDER BY _key DESC LIMIT 2 OFFSET 1", `\x3030303139393938;\x3030303139393937`},
 		{"SELECT cf->>'g', _key FROM public.big ORDER BY 1 LIMIT 3", `0|\x3030303030303030;0|\x3030303030303130;0|\x3030303030303230`},
 		{"SELECT DISTINCT cf->>'g' FROM public.big ORDER BY 1 DESC LIMIT 3", "9;8;7"},
+		{"SELECT count(*), count(v.n) FROM public.big b LEFT JOIN (VALUES ('7', 1), ('8', 2)) v(g, n) ON b.cf->>'g' = v.g",
+			"20000|4000"},
+		{"SELECT count(*) FROM public.big b RIGHT JOIN (VALUES ('7'), ('x')) v(g) ON b.cf->>'g' = v.g", "2001"},
 		{`SELECT "source"."g", count(*) FROM (SELECT cf->>'g' AS "g" FROM "public"."big") AS "source" GROUP BY 1 ORDER BY 1 LIMIT 2`,
 			"0|2000;1|2000"},
 		{"SELECT DISTINCT ON (cf->>'g') cf->>'g', _key FROM public.big ORDER BY cf->>'g', _key DESC LIMIT 2",

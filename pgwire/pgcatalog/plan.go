@@ -110,8 +110,32 @@ func (p *joinPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	return joinRows(ev, outer, lrows, rrows, p.mergeRows(), p.conds, p.eq, p.eqSwap, p.kind)
+}
+
+// open streams the join (not under an outer query): the left input as it
+// is read, each row joined to the right input's rows, which are held.
+func (p *joinPlan) open(ev *evaluator) (rowIter, error) {
+	rrows, err := p.right.run(ev, nil)
+	if err != nil {
+		return nil, err
+	}
+	j, err := newJoiner(ev, nil, rrows, p.mergeRows(), p.conds, p.eq, p.eqSwap, p.kind)
+	if err != nil {
+		return nil, err
+	}
+	left, err := openPlan(ev, p.left, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &joinIter{j: j, left: left}, nil
+}
+
+// mergeRows builds a joined row from a left and a right row (nil: NULLs),
+// with a FULL JOIN … USING's merged columns after them.
+func (p *joinPlan) mergeRows() func(l, r []Value) []Value {
 	nl, nr := len(p.left.columns()), len(p.right.columns())
-	merge := func(l, r []Value) []Value {
+	return func(l, r []Value) []Value {
 		row := make([]Value, nl+nr+len(p.merged))
 		copy(row, l)
 		copy(row[nl:], r)
@@ -124,7 +148,34 @@ func (p *joinPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 		}
 		return row
 	}
-	return joinRows(ev, outer, lrows, rrows, merge, p.conds, p.eq, p.eqSwap, p.kind)
+}
+
+// openPlan starts a plan as a row stream: a select that streams
+// (selectplan.go) computes its rows on demand, and so, not under an outer
+// query, do a Shale table (as it is scanned), a subquery and a join (its
+// left input); anything else is computed whole.
+func openPlan(ev *evaluator, pl plan, outer *env) (rowIter, error) {
+	switch x := pl.(type) {
+	case *selectPlan:
+		return x.open(ev, outer, true)
+	case *tableScanPlan:
+		if outer == nil {
+			return x.open(ev, -1)
+		}
+	case *subqueryPlan: // FROM (SELECT … FROM t) AS source, as Metabase nests questions
+		if sp, ok := x.q.root.(*selectPlan); ok && outer == nil {
+			return sp.open(ev, nil, true) // its rows stream through: not held
+		}
+	case *joinPlan:
+		if outer == nil {
+			return x.open(ev)
+		}
+	}
+	rows, err := pl.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	return &sliceIter{rows: rows}, nil
 }
 
 // pickEq finds a conjunct usable as a hash key between columns [0, nl) and

@@ -273,13 +273,11 @@ func (p *selectPlan) open(ev *evaluator, outer *env, top bool) (rowIter, error) 
 		}
 		return it, nil
 	}
-	if sq, ok := p.from.(*subqueryPlan); ok && outer == nil {
-		if sp, ok := sq.q.root.(*selectPlan); ok { // its rows stream through: not held
-			if it.src, err = sp.open(ev, nil, true); err != nil {
-				return nil, err
-			}
-			return it, nil
+	if outer == nil {
+		if it.src, err = openPlan(ev, p.from, nil); err != nil {
+			return nil, err
 		}
+		return it, nil
 	}
 	rows, err := p.from.run(ev, outer)
 	if err != nil {

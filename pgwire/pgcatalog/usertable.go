@@ -232,20 +232,6 @@ func (it *scanIter) close() {
 	}
 }
 
-// openPlan starts a plan as a row stream: a select that streams
-// (selectplan.go) computes its rows on demand, anything else is computed
-// whole.
-func openPlan(ev *evaluator, p plan, outer *env) (rowIter, error) {
-	if sp, ok := p.(*selectPlan); ok {
-		return sp.open(ev, outer, true)
-	}
-	rows, err := p.run(ev, outer)
-	if err != nil {
-		return nil, err
-	}
-	return &sliceIter{rows: rows}, nil
-}
-
 // ClearlyPostgres reports whether sql is evidently PostgreSQL rather than
 // GoogleSQL: PostgreSQL's parser accepts it, and it uses a form GoogleSQL
 // cannot mean — a double-quoted identifier where GoogleSQL takes no string
