@@ -158,6 +158,9 @@ func fallsBack(err error) bool {
 // catalogPrepared fills p for a Catalog statement.
 func catalogPrepared(p *prepared, st CatalogStatement) *prepared {
 	p.stmt, p.verb = st, "SELECT"
+	if w := newWords(p.text); w.keyword("explain") {
+		p.verb = "EXPLAIN"
+	}
 	for i, oid := range st.ParamOIDs() {
 		p.params = append(p.params, param{name: paramName(i + 1), oid: oid, typ: oidType(oid)})
 		if p.params[i].typ == nil || oid == oidNumeric { // a numeric keeps its digits and scale as text

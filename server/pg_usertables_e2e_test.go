@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -220,6 +221,23 @@ func TestBIToolKeyPushdown(t *testing.T) {
 			if err := c.QueryRow(ctx, `SELECT COUNT(*) FROM readings WHERE device_type = 'phone' AND ts >= TIMESTAMP '2000-01-01T00:00:00Z'`).Scan(&want); err != nil || n != want || n == 0 {
 				t.Errorf("%s readings: %d, GoogleSQL %d %v", mode, n, want, err)
 			}
+		}
+		// EXPLAIN shows the key narrowing: the GoogleSQL scan's spans.
+		rows, err := c.Query(ctx, `EXPLAIN SELECT count(*) FROM "public"."readings" WHERE "device_type" = 'phone' AND "device_id" = $1`, "4c410523")
+		if err != nil {
+			t.Fatalf("%s EXPLAIN: %v", mode, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, strings.TrimSpace(line))
+		}
+		if err := rows.Err(); err != nil || !slices.Contains(plan, "└── scan public.readings") ||
+			!slices.ContainsFunc(plan, func(l string) bool { return strings.HasPrefix(l, "spans: fields(device_type = ") }) {
+			t.Errorf("%s EXPLAIN: %v\n%s", mode, err, strings.Join(plan, "\n"))
 		}
 		// LIKE on a text key field: its literal prefix is pushed as a range.
 		if err := c.QueryRow(ctx, `SELECT count(*) FROM "public"."readings" WHERE "device_type" LIKE 'pho%' AND "device_id" LIKE '4c4_0%'`).Scan(&n); err != nil {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -364,6 +366,43 @@ func (s pgSource) Scan(ctx context.Context, database, table string, columns []st
 		return nil, unpositioned(err)
 	}
 	return &scanRows{rows: rows, cols: st.Columns(), datums: make([]pgcatalog.Datum, len(columns))}, nil
+}
+
+// ExplainScan implements pgcatalog.ScanExplainer: the GoogleSQL plan of the
+// scan Scan would run (its spans and key ranges), one line per plan row.
+func (s pgSource) ExplainScan(ctx context.Context, database, table string, columns []string, filter []pgcatalog.Cond) ([]string, error) {
+	if s.sql == nil {
+		return nil, nil
+	}
+	q, ptypes, vals := scanQuery(table, columns, filter, -1)
+	st, err := s.sql.Prepare(ctx, InstanceOf(database), "EXPLAIN "+q, ptypes)
+	if err != nil && len(vals) > 0 {
+		q, ptypes, vals = scanQuery(table, columns, nil, -1)
+		st, err = s.sql.Prepare(ctx, InstanceOf(database), "EXPLAIN "+q, ptypes)
+	}
+	if err != nil {
+		return nil, unpositioned(err)
+	}
+	rows, err := st.Run(ctx, vals)
+	if err != nil {
+		return nil, unpositioned(err)
+	}
+	defer rows.Close()
+	lines := []string{"GoogleSQL: " + q}
+	if len(vals) > 0 {
+		names := slices.Sorted(maps.Keys(vals))
+		args := make([]string, len(names))
+		for i, n := range names {
+			args[i] = "@" + n + " = " + vals[n].String()
+		}
+		lines = append(lines, "with "+strings.Join(args, ", "))
+	}
+	for rows.Next() {
+		if r := rows.Row(); len(r) > 0 {
+			lines = append(lines, r[0].Str())
+		}
+	}
+	return lines, rows.Err()
 }
 
 // scanQuery renders a scan as GoogleSQL with its parameters. A condition

@@ -14,8 +14,10 @@ func (b *binder) bindStatement(n *pg_query.Node) (*queryPlan, error) {
 		return b.bindQuery(n.GetSelectStmt(), nil, nil)
 	case n.GetVariableShowStmt() != nil:
 		return b.bindShow(n.GetVariableShowStmt().Name)
+	case n.GetExplainStmt() != nil:
+		return b.bindExplain(n.GetExplainStmt())
 	}
-	return nil, errorf(CodeNotSupported, noPos, "catalog queries support SELECT, VALUES and SHOW only")
+	return nil, errorf(CodeNotSupported, noPos, "catalog queries support SELECT, VALUES, SHOW and EXPLAIN only")
 }
 
 // bindQuery binds a SELECT (simple, VALUES or set operation) whose

@@ -1,0 +1,189 @@
+package pgcatalog
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// EXPLAIN of a PostgreSQL-dialect query: its plan as a tree of text
+// lines, one row each under PostgreSQL's column name, QUERY PLAN. A scan
+// of a Shale table shows what it reads and, when the Source explains scans
+// (ScanExplainer: the server shows the GoogleSQL plan of the scan it runs,
+// spans and key ranges), how its key conditions narrow the read; that is
+// how a user checks that a predicate on the key reads only those rows.
+// Only the text format is built; ANALYZE is refused, as the dialect runs
+// no statement it cannot return.
+
+// ScanExplainer is optionally implemented by a Source: the lines of its
+// plan for a Scan with these arguments.
+type ScanExplainer interface {
+	ExplainScan(ctx context.Context, database, table string, columns []string, filter []Cond) ([]string, error)
+}
+
+// explainPlan is EXPLAIN's result: the lines of the inner query's plan.
+type explainPlan struct{ q *queryPlan }
+
+func (p *explainPlan) columns() []scopeCol { return []scopeCol{{name: "QUERY PLAN", typ: tText}} }
+
+func (p *explainPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
+	var lines []string
+	if err := explainNode(ev, p.q.root, "", "", &lines); err != nil {
+		return nil, err
+	}
+	out := make([][]Value, len(lines))
+	for i, l := range lines {
+		out[i] = []Value{textV(l)}
+	}
+	return out, nil
+}
+
+// bindExplain binds EXPLAIN [ ( options ) ] query.
+func (b *binder) bindExplain(x *pg_query.ExplainStmt) (*queryPlan, error) {
+	for _, o := range x.Options {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		arg := strings.ToLower(d.Arg.GetString_().GetSval())
+		switch {
+		case d.Defname == "format" && arg != "text":
+			return nil, errorf(CodeNotSupported, d.Location, "EXPLAIN (FORMAT %s) is not supported: only the text format is", strings.ToUpper(arg))
+		case d.Defname == "analyze" && arg != "false" && arg != "off":
+			return nil, errorf(CodeNotSupported, d.Location, "EXPLAIN ANALYZE is not supported for PostgreSQL-dialect queries")
+		}
+	}
+	s := x.Query.GetSelectStmt()
+	if s == nil {
+		return nil, errorf(CodeNotSupported, noPos, "EXPLAIN is supported for SELECT and VALUES only")
+	}
+	q, err := b.bindQuery(s, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &queryPlan{root: &explainPlan{q: q}, cols: []outCol{{name: "QUERY PLAN", typ: tText}}}, nil
+}
+
+// explainNode appends a plan node's lines: its label after prefix, its
+// details and children indented under it (childIndent).
+func explainNode(ev *evaluator, pl plan, prefix, indent string, lines *[]string) error {
+	label, details, children := describePlan(pl)
+	if ts, ok := pl.(*tableScanPlan); ok {
+		more, err := ts.explain(ev)
+		if err != nil {
+			return err
+		}
+		details = append(details, more...)
+	}
+	*lines = append(*lines, prefix+label)
+	for _, d := range details {
+		*lines = append(*lines, indent+"      "+d)
+	}
+	for i, c := range children {
+		branch, next := "├── ", "│   "
+		if i == len(children)-1 {
+			branch, next = "└── ", "    "
+		}
+		if err := explainNode(ev, c, indent+branch, indent+next, lines); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// describePlan is a node's label, detail lines and inputs.
+func describePlan(pl plan) (string, []string, []plan) {
+	switch p := pl.(type) {
+	case *selectPlan:
+		var d []string
+		if p.where != nil {
+			d = append(d, "filter")
+		}
+		if p.grouped {
+			d = append(d, fmt.Sprintf("group by %d keys, %d aggregates", len(p.groupKeys), len(p.aggs)))
+		}
+		if len(p.wins) > 0 {
+			d = append(d, fmt.Sprintf("%d window functions", len(p.wins)))
+		}
+		if p.distinct {
+			d = append(d, "distinct")
+		}
+		if len(p.sort) > 0 {
+			d = append(d, fmt.Sprintf("sort by %d keys", len(p.sort)))
+		}
+		if p.limit != nil || p.offset != nil {
+			d = append(d, "limit")
+		}
+		return "select " + strings.Join(colNames(p.cols[:p.nvisible]), ", "), d, []plan{p.from}
+	case *tableScanPlan:
+		return "scan public." + p.table.Name, nil, nil
+	case *scanPlan:
+		return "scan " + p.def.name, nil, nil
+	case *joinPlan:
+		kind := map[joinKind]string{joinInner: "inner", joinLeft: "left", joinRight: "right", joinFull: "full"}[p.kind]
+		how := "nested loop"
+		if p.eq != nil {
+			how = "hash"
+		}
+		return fmt.Sprintf("%s join (%s)", kind, how), nil, []plan{p.left, p.right}
+	case *crossPlan:
+		return fmt.Sprintf("join of %d inputs (hash on equalities)", len(p.items)), nil, p.items
+	case *lateralPlan:
+		return "lateral join", nil, []plan{p.left, p.right}
+	case *subqueryPlan:
+		return "subquery", nil, []plan{p.q.root}
+	case *ctePlan:
+		return "WITH " + p.cte.name, nil, []plan{p.cte.q.root}
+	case *setOpPlan:
+		return strings.ToLower(strings.TrimPrefix(p.op.String(), "SETOP_")), nil, []plan{p.left.root, p.right.root}
+	case *sortLimitPlan:
+		return "sort and limit", nil, []plan{p.input.root}
+	case *funcScanPlan:
+		return "function scan", nil, nil
+	case *valuesPlan:
+		return fmt.Sprintf("values (%d rows)", len(p.rows)), nil, nil
+	}
+	return fmt.Sprintf("%T", pl), nil, nil
+}
+
+func colNames(cols []outCol) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.name
+	}
+	return out
+}
+
+// explain is a Shale table scan's detail lines: the columns it reads, and
+// the Source's plan for the scan with this run's key conditions (or the
+// conditions themselves, when the Source does not explain scans).
+func (p *tableScanPlan) explain(ev *evaluator) ([]string, error) {
+	var names []string
+	for i, u := range p.used {
+		if u {
+			names = append(names, p.table.Columns[i].Name)
+		}
+	}
+	filter := p.filter(ev)
+	read := strings.Join(names, ", ")
+	if read == "" {
+		read = "row keys only"
+	}
+	lines := []string{"read: " + read}
+	if x, ok := ev.src.(ScanExplainer); ok {
+		more, err := x.ExplainScan(ev.ctx, ev.sess.Database, p.table.Name, names, filter)
+		if err != nil {
+			return nil, err
+		}
+		return append(lines, more...), nil
+	}
+	for _, c := range filter {
+		lines = append(lines, fmt.Sprintf("key condition: %s %s %s", c.Column, c.Op, strings.Join(c.Values, ", ")))
+	}
+	if len(filter) == 0 {
+		lines = append(lines, "key condition: none (the whole table)")
+	}
+	return lines, nil
+}
