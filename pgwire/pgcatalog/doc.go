@@ -58,7 +58,7 @@
 // relkind 'r' in public, with their columns and a primary-key index
 // <table>_pkey plus its constraint. The emulated relations themselves
 // appear in pg_class and pg_attribute, so 'pg_class'::regclass and
-// \d pg_class work. pg_description holds only the schemas' comments (Shale keeps no comments).
+// \d pg_class work. pg_description holds the schemas' and the built-in functions' comments (Shale keeps no others).
 //
 // # Shale tables
 //

@@ -60,11 +60,18 @@ func init() {
 	}, 2))
 	register("pg_get_viewdef", &builtin{min: 1, max: 2, args: []uint32{tOid}, ret: tText,
 		fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
-	// pg_description holds only the schemas' comments (roles.go).
+	// pg_description holds the schemas' comments (roles.go) and the
+	// built-in functions' (proc_descriptions.go).
 	register("obj_description", &builtin{min: 1, max: 2, args: []uint32{tOid, tName}, ret: tText,
 		fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-			if d, ok := namespaceDescriptions[uint32(a[0].i)]; ok && (len(a) == 1 || a[1].s == "pg_namespace") {
+			oid := uint32(a[0].i)
+			if d, ok := namespaceDescriptions[oid]; ok && (len(a) == 1 || a[1].s == "pg_namespace") {
 				return textV(d), nil
+			}
+			if p, ok := procByOID(oid); ok && (len(a) == 1 || a[1].s == "pg_proc") {
+				if d, ok := procDescriptions[p.name]; ok {
+					return textV(d), nil
+				}
 			}
 			return null, nil
 		}})

@@ -47,6 +47,11 @@ func descriptionRows(s *snapshot, b *rowBuilder) {
 			b.add("objoid", n.oid, "classoid", uint32(2615), "objsubid", 0, "description", d)
 		}
 	}
+	for _, p := range procs() {
+		if d, ok := procDescriptions[p.name]; ok {
+			b.add("objoid", p.oid, "classoid", uint32(1255), "objsubid", 0, "description", d)
+		}
+	}
 }
 
 // classRows lists Shale tables, their primary-key indexes and the emulated
