@@ -27,8 +27,11 @@ func TestShutdownDoesNotWaitForever(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close(context.Background())
-	go c.Exec(context.Background(), "stuck")
+	execDone := make(chan struct{})
+	go func() { // the connection is this goroutine's until execDone
+		c.Exec(context.Background(), "stuck")
+		close(execDone)
+	}()
 	<-stuckRunning
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -43,4 +46,6 @@ func TestShutdownDoesNotWaitForever(t *testing.T) {
 	if err := s.Shutdown(context.Background()); err != nil { // the session ends once released
 		t.Errorf("Shutdown after release: %v", err)
 	}
+	<-execDone
+	c.Close(context.Background())
 }
