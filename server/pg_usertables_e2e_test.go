@@ -117,7 +117,7 @@ func TestBIToolQueriesOverPostgres(t *testing.T) {
 			`SELECT _key FROM analytics WHERE _key = "x" LIMIT ALL`: "42601 syntax error: expected token: <param>, <int>, CAST, but: ALL",
 			`SELECT "nope" FROM "public"."analytics"`:               `42703 column "nope" does not exist`,
 			`SELECT x.* FROM public.nosuch x`:                       `42P01 relation "public.nosuch" does not exist`,
-			`SELECT nosuchfunc("_key") FROM "public"."analytics"`:   "42883 function nosuchfunc does not exist",
+			`SELECT nosuchfunc("_key") FROM "public"."analytics"`:   "42883 function nosuchfunc(bytea) does not exist",
 		} {
 			_, err := c.Exec(ctx, q)
 			code, _ := sqlState(err)

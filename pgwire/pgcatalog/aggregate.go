@@ -291,7 +291,7 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 		return nil, err
 	}
 	if !slot.star && len(slot.args) != def.arity() || slot.star && name != "count" {
-		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(slot.args))
+		return nil, noFunction(fc.Location, name, typeList(slot.args))
 	}
 	for i, a := range slot.args {
 		if a.untyped {
@@ -318,13 +318,12 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 	// for the types of the arguments and the ordering together).
 	switch {
 	case def.ordered && (!fc.AggWithinGroup || len(slot.order) != 1):
-		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(slot.args))
+		return nil, noFunction(fc.Location, name, typeList(slot.args))
 	case !def.ordered && fc.AggWithinGroup:
-		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name,
-			typeList(append(slices.Clone(slot.args), slot.order...)))
+		return nil, noFunction(fc.Location, name, typeList(append(slices.Clone(slot.args), slot.order...)))
 	}
 	if len(slot.args) > 0 && slices.Contains(def.refuse, slot.args[0].typ) {
-		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(slot.args))
+		return nil, noFunction(fc.Location, name, typeList(slot.args))
 	}
 	*sc.aggs = append(*sc.aggs, slot)
 	idx := len(*sc.aggs) - 1

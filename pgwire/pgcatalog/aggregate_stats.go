@@ -17,10 +17,20 @@ func init() {
 		"variance":    {ret: spreadType, final: spread(true, false)},
 		"var_samp":    {ret: spreadType, final: spread(true, false)},
 		"var_pop":     {ret: spreadType, final: spread(false, false)},
-		"percentile_cont": {ordered: true, ret: constType(tFloat8), final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+		"percentile_cont": {ordered: true, ret: func(t []uint32) uint32 {
+			if isArrayType(t[0]) {
+				return arrayOf(tFloat8)
+			}
+			return tFloat8
+		}, final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
 			return percentile(in, true)
 		}},
-		"percentile_disc": {ordered: true, ret: func(t []uint32) uint32 { return t[1] }, final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+		"percentile_disc": {ordered: true, ret: func(t []uint32) uint32 {
+			if isArrayType(t[0]) {
+				return arrayOf(outputType(t[1]))
+			}
+			return t[1]
+		}, final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
 			return percentile(in, false)
 		}},
 		"mode":             {ordered: true, nargs: -1, ret: func(t []uint32) uint32 { return t[0] }, final: mode},
@@ -118,7 +128,26 @@ func percentile(in [][]Value, cont bool) (Value, error) {
 	if len(vals) == 0 || frac.isNull() {
 		return null, nil
 	}
-	f := num(frac)
+	if frac.k == kArray { // percentile_cont(ARRAY[0.25, 0.5]): an array of percentiles
+		out := make([]Value, len(frac.a))
+		for i, f := range frac.a {
+			if f.isNull() {
+				out[i] = null
+				continue
+			}
+			v, err := percentileOf(vals, num(f), cont)
+			if err != nil {
+				return null, err
+			}
+			out[i] = v
+		}
+		return arrayV(out), nil
+	}
+	return percentileOf(vals, num(frac), cont)
+}
+
+// percentileOf is the fraction f's percentile of sorted values.
+func percentileOf(vals []Value, f float64, cont bool) (Value, error) {
 	if f < 0 || f > 1 || math.IsNaN(f) {
 		return null, errorf("22003", noPos, "percentile value %s is not between 0 and 1", formatFloat(f))
 	}

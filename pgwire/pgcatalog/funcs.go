@@ -51,8 +51,12 @@ func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) 
 		return b.bindSRFCall(fc, name, def, sc)
 	}
 	f, ok := funcs[name]
-	if !ok {
-		return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s does not exist", name)
+	if !ok { // as PostgreSQL: the arguments are read first, and named by their types
+		args, err := b.bindArgs(fc.Args, sc)
+		if err != nil {
+			return nil, err
+		}
+		return nil, noFunction(fc.Location, name, typeList(args))
 	}
 	if fc.AggStar || fc.AggDistinct || len(fc.AggOrder) > 0 {
 		return nil, errorf(CodeSyntax, fc.Location, "%s is not an aggregate function", name)
@@ -67,7 +71,7 @@ func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) 
 // applyBuiltin calls the builtin f (named name) on bound arguments.
 func (b *binder) applyBuiltin(name string, f *builtin, args []*cexpr, pos int32) (*cexpr, error) {
 	if len(args) < f.min || (f.max >= 0 && len(args) > f.max) {
-		return nil, errorf(CodeUndefinedFunc, pos, "function %s(%s) does not exist", name, typeList(args))
+		return nil, noFunction(pos, name, typeList(args))
 	}
 	for i, a := range args {
 		if a.untyped {
@@ -183,4 +187,12 @@ func sameAsFirst(t []uint32) uint32 {
 		return tText
 	}
 	return t[0]
+}
+
+// noFunction is PostgreSQL's error, with its hint, for a call no function
+// signature matches; args is the arguments' types as typeList lists them.
+func noFunction(pos int32, name, args string) *Error {
+	err := errorf(CodeUndefinedFunc, pos, "function %s(%s) does not exist", name, args)
+	err.Hint = "No function matches the given name and argument types. You might need to add explicit type casts."
+	return err
 }

@@ -365,7 +365,7 @@ func scalarAsSRF(f *builtin) *srfDef {
 
 func (d *srfDef) checkArity(name string, args []*cexpr, pos int32) error {
 	if len(args) < d.min || d.max >= 0 && len(args) > d.max {
-		return errorf(CodeUndefinedFunc, pos, "function %s(%s) does not exist", name, typeList(args))
+		return noFunction(pos, name, typeList(args))
 	}
 	return nil
 }

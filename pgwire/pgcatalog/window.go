@@ -51,7 +51,7 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 			return nil, err
 		}
 		if len(slot.args) < wf.min || len(slot.args) > wf.max {
-			return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s(%s) does not exist", name, typeList(slot.args))
+			return nil, noFunction(fc.Location, name, typeList(slot.args))
 		}
 		typ = wf.ret
 		for i, a := range slot.args {
