@@ -27,22 +27,22 @@ const maxMessage = 64 << 20
 // goroutine (serveConn); the reader goroutine only reads the network and
 // CancelRequest only touches mu.
 type conn struct {
-	// reported are the values last sent in ParameterStatus, by canonical
-	// name: a change is reported only when the value differs, as
-	// PostgreSQL (14 and later) reports it.
-	reported map[string]string
-	srv      *Server
-	nc       net.Conn // the TLS connection once negotiated
-	rd       *connReader
-	be       *pgproto3.Backend
-	w        msgWriter
-	enc      *encoder
-	ctx      context.Context // ends at hang-up or server Close
-	cancel   context.CancelFunc
+	srv    *Server
+	nc     net.Conn // the TLS connection once negotiated
+	rd     *connReader
+	be     *pgproto3.Backend
+	w      msgWriter
+	enc    *encoder
+	ctx    context.Context // ends at hang-up or server Close
+	cancel context.CancelFunc
 
 	pid, secret    uint32
 	user, database string
 	set            *settings
+	// reported are the values last sent in ParameterStatus, by canonical
+	// name: a change is reported only when the value differs, as
+	// PostgreSQL (14 and later) reports it.
+	reported map[string]string
 
 	stmts     map[string]*prepared
 	portals   map[string]*portal

@@ -77,10 +77,10 @@ func (e *encoder) appendFields(dst []byte, row []types.Value, cols []column, fmt
 }
 
 // appendBinary appends the binary form (PostgreSQL's send functions).
+// A STRING value of another type is a catalog statement's value in
+// PostgreSQL's text (appendBinaryFromText): checked only where a type's
+// case would misread it, so that the common kinds pay nothing for it.
 func (e *encoder) appendBinary(dst []byte, v types.Value, oid uint32) ([]byte, error) {
-	if v.Kind() == types.KindString && !textIsBinary(oid) {
-		return e.appendBinaryFromText(dst, v.Str(), oid)
-	}
 	switch oid {
 	case oidBool:
 		if v.Bool() {
@@ -103,8 +103,14 @@ func (e *encoder) appendBinary(dst []byte, v types.Value, oid uint32) ([]byte, e
 		}
 		return e.appendText(dst, v, oid)
 	case oidDate:
+		if v.Kind() == types.KindString { // text the catalog could not read as a date (infinity)
+			return e.appendBinaryFromText(dst, v.Str(), oid)
+		}
 		return binary.BigEndian.AppendUint32(dst, uint32(int32(v.Int64()-pgEpochDays))), nil
 	case oidTimestamptz, oidTimestamp:
+		if v.Kind() == types.KindString {
+			return e.appendBinaryFromText(dst, v.Str(), oid)
+		}
 		return binary.BigEndian.AppendUint64(dst, uint64(v.Int64()-pgEpochMicros)), nil
 	case oidJSONB:
 		return e.appendJSON(append(dst, 1), v), nil
@@ -114,14 +120,18 @@ func (e *encoder) appendBinary(dst []byte, v types.Value, oid uint32) ([]byte, e
 		return appendNumeric(dst, v)
 	}
 	if elem, ok := elemOIDs[oid]; ok && v.Kind() == types.KindArray {
-		return e.appendBinaryArray(dst, v, elem)
+		return e.appendBinaryArray(dst, v.Elems(), elem, e.appendBinary)
+	}
+	if v.Kind() == types.KindString {
+		return e.appendBinaryFromText(dst, v.Str(), oid)
 	}
 	return nil, fmt.Errorf("pgwire: no binary encoding of %s as %s", v.Type(), typeName(oid))
 }
 
-// appendBinaryArray appends a one-dimensional array (array_send).
-func (e *encoder) appendBinaryArray(dst []byte, v types.Value, elem uint32) ([]byte, error) {
-	elems := v.Elems()
+// appendBinaryArray appends a one-dimensional array (array_send), each
+// element through encode.
+func (e *encoder) appendBinaryArray(dst []byte, elems []types.Value, elem uint32,
+	encode func([]byte, types.Value, uint32) ([]byte, error)) ([]byte, error) {
 	hasNull := uint32(0)
 	for _, x := range elems {
 		if x.IsNull() {
@@ -146,7 +156,7 @@ func (e *encoder) appendBinaryArray(dst []byte, v types.Value, elem uint32) ([]b
 		at := len(dst)
 		dst = append(dst, 0, 0, 0, 0)
 		var err error
-		if dst, err = e.appendBinary(dst, x, elem); err != nil {
+		if dst, err = encode(dst, x, elem); err != nil {
 			return nil, err
 		}
 		binary.BigEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))

@@ -19,16 +19,6 @@ import (
 // psycopg 3 and pgJDBC when asked) need the binary forms of those types,
 // which appendBinaryFromText makes from the text.
 
-// textIsBinary reports whether oid's binary form is its text (or is made
-// from a STRING value by appendBinary itself).
-func textIsBinary(oid uint32) bool {
-	switch oid {
-	case oidText, oidVarchar, oidBpchar, oidName, oidChar, oidBytea, oidUnknown, oidJSON, oidJSONB, oidNumeric, oidVoid:
-		return true
-	}
-	return false
-}
-
 // appendBinaryFromText appends the binary form of a value of type oid
 // given as its text s.
 func (e *encoder) appendBinaryFromText(dst []byte, s string, oid uint32) ([]byte, error) {
@@ -102,6 +92,8 @@ func (e *encoder) appendBinaryFromText(dst []byte, s string, oid uint32) ([]byte
 		dst = be.AppendUint64(dst, uint64(micros))
 		dst = be.AppendUint32(dst, uint32(int32(days)))
 		return be.AppendUint32(dst, uint32(int32(months))), nil
+	case oidVoid: // void_send: nothing
+		return dst, nil
 	case oidUUID:
 		b, err := hex.DecodeString(strings.ReplaceAll(s, "-", ""))
 		if err != nil || len(b) != 16 {
@@ -114,10 +106,21 @@ func (e *encoder) appendBinaryFromText(dst []byte, s string, oid uint32) ([]byte
 		if err != nil {
 			return nil, err
 		}
-		return e.appendBinaryArray(dst, arr, elem)
+		return e.appendBinaryArray(dst, arr.Elems(), elem, e.appendTextElem)
 	}
 	return nil, fmt.Errorf("pgwire: no binary encoding of text as %s", typeName(oid))
 }
 
 // stringArray is the type an array's text reads as, element by element.
 var stringArray = types.ArrayOf(types.String)
+
+// appendTextElem appends an element of an array read from its text (a
+// STRING): from that text for the types whose appendBinary case reads
+// another kind, else as appendBinary does.
+func (e *encoder) appendTextElem(dst []byte, x types.Value, oid uint32) ([]byte, error) {
+	switch oid {
+	case oidBool, oidInt2, oidInt4, oidInt8, oidOID, oidFloat4, oidFloat8:
+		return e.appendBinaryFromText(dst, x.Str(), oid)
+	}
+	return e.appendBinary(dst, x, oid)
+}

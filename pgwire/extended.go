@@ -147,7 +147,10 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 		return errorf(codeInvalidPortal, fmt.Sprintf("portal %q does not exist", m.Portal))
 	}
 	text := pt.p.text
-	return at(c.run(pt, int64(m.MaxRows)), text, 0)
+	pt.running = true
+	err := c.run(pt, int64(m.MaxRows))
+	pt.running = false
+	return at(err, text, 0)
 }
 
 // closeMsg handles Close of a statement or portal; closing one that does

@@ -41,7 +41,9 @@ type portal struct {
 	done      bool
 	failed    bool  // done by an error: a further Execute completes with an empty tag
 	final     int64 // the rows of the Execute that completed the portal
-	// running is set while an Execute runs the portal: a COMMIT or
+	// running is set while an Execute runs the portal (set around run,
+	// not deferred in it: one more defer there costs every Execute the
+	// open-coded defers of its others): a COMMIT or
 	// ROLLBACK it runs closes the other portals, not this one, as in
 	// PostgreSQL (closePortals).
 	running bool
@@ -231,8 +233,6 @@ func (c *conn) start(pt *portal) (running bool, err error) {
 // if the limit was reached, else CommandComplete. Rows stream into the
 // write buffer, which is flushed as it fills.
 func (c *conn) run(pt *portal, maxRows int64) error {
-	pt.running = true
-	defer func() { pt.running = false }()
 	if pt.p.empty {
 		c.w.send(&pgproto3.EmptyQueryResponse{})
 		return nil
