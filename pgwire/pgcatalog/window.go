@@ -74,6 +74,9 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 		if !ok {
 			return nil, errorf(CodeUndefinedFunc, fc.Location, "window function %s does not exist", name)
 		}
+		if def.ordered {
+			return nil, errorf(CodeNotSupported, fc.Location, "OVER is not supported for ordered-set aggregate %s", name)
+		}
 		aggs := []*aggSlot{}
 		aggScope := inner
 		aggScope.aggs, aggScope.argAggs = &aggs, sc.aggs
