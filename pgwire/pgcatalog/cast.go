@@ -459,15 +459,10 @@ func (ev *evaluator) regIn(s string, to uint32) (Value, error) {
 			return oidV(o), nil
 		}
 		return null, errorf(CodeUndefinedObject, noPos, "role %q does not exist", s)
-	case tRegproc, tRegprocedure:
-		name := parts[len(parts)-1]
-		if i := strings.IndexByte(name, '('); i >= 0 {
-			name = name[:i]
-		}
-		if o := procOID(name); o != 0 {
-			return oidV(o), nil
-		}
-		return null, errorf(CodeUndefinedFunc, noPos, "function %q does not exist", s)
+	case tRegproc:
+		return regprocIn(s)
+	case tRegprocedure:
+		return regprocedureIn(s)
 	}
 	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type oid: %q", s)
 }

@@ -10,6 +10,8 @@ const (
 	CodeUndefinedFunc         = "42883"
 	CodeUndefinedObject       = "42704"
 	CodeAmbiguousColumn       = "42702"
+	CodeAmbiguousFunc         = "42725"
+	CodeDuplicateColumn       = "42701"
 	CodeDatatypeMismatch      = "42804"
 	CodeGrouping              = "42803"
 	CodeInvalidText           = "22P02"

@@ -115,11 +115,11 @@ func (ev *evaluator) regName(oid int64, typ uint32) string {
 			return quoteIdent(name)
 		}
 	case tRegproc, tRegprocedure:
-		if n, ok := procName(uint32(oid)); ok {
+		if p, ok := procByOID(uint32(oid)); ok {
 			if typ == tRegprocedure {
-				return n + "()"
+				return procSignature(p)
 			}
-			return n
+			return quoteIdent(p.name)
 		}
 	}
 	return strconv.FormatInt(oid, 10)

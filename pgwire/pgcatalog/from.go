@@ -388,13 +388,38 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, argScope *scope) 
 	}
 	name := lastName(fc.Funcname)
 	def, ok := srfs[name]
+	if build, isRecord := recordSRFs[name]; isRecord {
+		if len(rf.Coldeflist) == 0 {
+			return nil, errorf(CodeSyntax, fc.Location, "a column definition list is required for functions returning \"record\"")
+		}
+		if rf.Ordinality {
+			e := errorf(CodeSyntax, coldefListPos(rf.Coldeflist), "WITH ORDINALITY cannot be used with a column definition list")
+			e.Hint = "Put the column definition list inside ROWS FROM()."
+			return nil, e
+		}
+		cols, err := columnDefinitions(rf.Coldeflist)
+		if err != nil {
+			return nil, err
+		}
+		def, ok = build(cols), true
+	}
 	if !ok {
 		// A scalar function in FROM yields one row.
 		f, ok := funcs[name]
 		if !ok {
-			return nil, errorf(CodeUndefinedFunc, fc.Location, "function %s does not exist", name)
+			args, err := b.bindArgs(fc.Args, argScope)
+			if err != nil {
+				return nil, err
+			}
+			return nil, noFunction(fc.Location, name, typeList(args))
 		}
 		def = scalarAsSRF(f)
+	}
+	if _, isRecord := recordSRFs[name]; !isRecord && len(rf.Coldeflist) > 0 {
+		if def.fields != nil {
+			return nil, errorf(CodeSyntax, coldefListPos(rf.Coldeflist), "a column definition list is redundant for a function with OUT parameters")
+		}
+		return nil, errorf(CodeSyntax, coldefListPos(rf.Coldeflist), "a column definition list is only allowed for functions returning \"record\"")
 	}
 	args, err := b.bindArgs(fc.Args, argScope)
 	if err != nil {

@@ -61,17 +61,18 @@ func init() {
 	register("pg_get_viewdef", &builtin{min: 1, max: 2, args: []uint32{tOid}, ret: tText,
 		fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
 	// pg_description holds the schemas' comments (roles.go) and the
-	// built-in functions' (proc_descriptions.go).
+	// built-in functions' and types' (proc_data.go).
 	register("obj_description", &builtin{min: 1, max: 2, args: []uint32{tOid, tName}, ret: tText,
 		fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 			oid := uint32(a[0].i)
 			if d, ok := namespaceDescriptions[oid]; ok && (len(a) == 1 || a[1].s == "pg_namespace") {
 				return textV(d), nil
 			}
-			if p, ok := procByOID(oid); ok && (len(a) == 1 || a[1].s == "pg_proc") {
-				if d, ok := procDescriptions[p.name]; ok {
-					return textV(d), nil
-				}
+			if p, ok := procByOID(oid); ok && p.description != "" && (len(a) == 1 || a[1].s == "pg_proc") {
+				return textV(p.description), nil
+			}
+			if d, ok := typeDescriptions[oid]; ok && (len(a) == 1 || a[1].s == "pg_type") {
+				return textV(d), nil
 			}
 			return null, nil
 		}})
@@ -164,6 +165,7 @@ func init() {
 	register("to_regtype", toReg(tRegtype))
 	register("to_regnamespace", toReg(tRegnamespace))
 	register("to_regproc", toReg(tRegproc))
+	register("to_regprocedure", toReg(tRegprocedure))
 	register("to_regrole", toReg(tRegrole))
 	register("pg_typeof", &builtin{min: 1, ret: tRegtype, lenient: true,
 		fn: func(_ *evaluator, _ []Value, t []uint32) (Value, error) { return oidV(outputType(t[0])), nil }})

@@ -40,7 +40,8 @@ func initPrivsRows(s *snapshot, b *rowBuilder) {
 	}
 }
 
-// descriptionRows: Shale keeps no comments; the schemas have initdb's.
+// descriptionRows: Shale keeps no comments of its own; the schemas, built-in
+// functions and types have PostgreSQL's.
 func descriptionRows(s *snapshot, b *rowBuilder) {
 	for _, n := range namespaces {
 		if d, ok := namespaceDescriptions[n.oid]; ok {
@@ -48,8 +49,13 @@ func descriptionRows(s *snapshot, b *rowBuilder) {
 		}
 	}
 	for _, p := range procs() {
-		if d, ok := procDescriptions[p.name]; ok {
-			b.add("objoid", p.oid, "classoid", uint32(1255), "objsubid", 0, "description", d)
+		if p.description != "" {
+			b.add("objoid", p.oid, "classoid", uint32(1255), "objsubid", 0, "description", p.description)
+		}
+	}
+	for _, t := range builtinTypes {
+		if d, ok := typeDescriptions[t.oid]; ok {
+			b.add("objoid", t.oid, "classoid", uint32(1247), "objsubid", 0, "description", d)
 		}
 	}
 }
