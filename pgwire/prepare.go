@@ -118,10 +118,11 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 	if fb, ok := c.srv.opts.Catalog.(FallbackCatalog); ok && fallsBack(err) {
 		st, ok, ferr := fb.PrepareFallback(c.ctx, c.session(), p.text, oids)
 		switch {
-		case ok && ferr != nil && (sqlerr.CodeOf(err) == sqlerr.UndefinedFunction || sqlerr.CodeOf(err) == sqlerr.UndefinedColumn):
-			// GoogleSQL read the statement and lacks one of its functions
-			// or names; PostgreSQL's reading failed too: GoogleSQL's error
-			// (with its suggestions) is the one to fix.
+		case ok && ferr != nil && (sqlerr.CodeOf(err) == sqlerr.UndefinedFunction || sqlerr.CodeOf(err) == sqlerr.UndefinedColumn ||
+			sqlerr.CodeOf(err) == sqlerr.UndefinedTable):
+			// GoogleSQL read the statement and lacks one of its functions,
+			// tables or names; PostgreSQL's reading failed too: GoogleSQL's
+			// error (with its suggestions) is the one to fix.
 			return nil, toPGError(c.ctx, err, q.origOffset)
 		case ok && ferr != nil:
 			pe := toPGError(c.ctx, ferr, nil)
@@ -144,12 +145,13 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 // FallbackCatalog: GoogleSQL could not read it (a syntax error: quoted
 // identifiers are strings to GoogleSQL), does not support it (a
 // schema-qualified table such as public.t is a path expression), calls a
-// function GoogleSQL does not have (to_char, date_part), or names a column
+// function GoogleSQL does not have (to_char, date_part), names a column
 // it cannot find (# starts a comment in GoogleSQL, so SELECT cf #> '{q}'
-// FROM t reads as SELECT cf).
+// FROM t reads as SELECT cf), or a table it cannot find (a PostgreSQL
+// function in FROM: generate_series(1, 3)).
 func fallsBack(err error) bool {
 	switch sqlerr.CodeOf(err) {
-	case sqlerr.Syntax, sqlerr.NotSupported, sqlerr.UndefinedFunction, sqlerr.UndefinedColumn:
+	case sqlerr.Syntax, sqlerr.NotSupported, sqlerr.UndefinedFunction, sqlerr.UndefinedColumn, sqlerr.UndefinedTable:
 		return true
 	}
 	return false

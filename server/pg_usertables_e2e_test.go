@@ -95,6 +95,11 @@ func TestBIToolQueriesOverPostgres(t *testing.T) {
 		if err := c.QueryRow(ctx, `SELECT ARRAY_TO_STRING(['a', 'b'], ',')`).Scan(&s); err != nil || s != "a,b" {
 			t.Errorf("%s GoogleSQL ARRAY_TO_STRING: %q %v", mode, s, err)
 		}
+		// A PostgreSQL function in FROM is no GoogleSQL table.
+		var total int64
+		if err := c.QueryRow(ctx, `SELECT sum(n) FROM generate_series(1, 4) AS g(n)`).Scan(&total); err != nil || total != 10 {
+			t.Errorf("%s generate_series in FROM: %d %v", mode, total, err)
+		}
 		rows, err = c.Query(ctx, `SELECT * FROM analytics`)
 		if err != nil {
 			t.Fatal(err)
@@ -118,6 +123,11 @@ func TestBIToolQueriesOverPostgres(t *testing.T) {
 			`SELECT "nope" FROM "public"."analytics"`:               `42703 column "nope" does not exist`,
 			`SELECT x.* FROM public.nosuch x`:                       `42P01 relation "public.nosuch" does not exist`,
 			`SELECT nosuchfunc("_key") FROM "public"."analytics"`:   "42883 function nosuchfunc(bytea) does not exist",
+			// PostgreSQL's parser reads it, so its error counts.
+			`SELECT * FROM nosuchfn('x') AS x(a int)`:         "42883 function nosuchfn(unknown) does not exist",
+			`SELECT * FROM generate_series(1, 2) AS x(a int)`: `42601 a column definition list is only allowed for functions returning "record"`,
+			// A table neither knows: GoogleSQL's error.
+			`SELECT * FROM nosuch`: "42P01 table not found: nosuch",
 		} {
 			_, err := c.Exec(ctx, q)
 			code, _ := sqlState(err)

@@ -57,16 +57,22 @@ func (c pgCatalog) Prepare(ctx context.Context, s pgwire.Session, query string, 
 
 // PrepareFallback implements pgwire.FallbackCatalog: the emulator evaluates
 // a statement GoogleSQL could not, with the instance's tables as relations
-// of schema public. When it fails too, its error is reported only for a
-// statement that clearly is PostgreSQL (pgcatalog.ClearlyPostgres: a
-// double-quoted table name, alias or dotted name, a :: cast, public.t);
-// otherwise the GoogleSQL error stands, since GoogleSQL is the language
-// users write.
+// of schema public. When it fails too, its error is reported for a
+// statement PostgreSQL's parser read (the failure is of meaning: a function
+// it lacks, a column definition list on the wrong function), or that
+// clearly is PostgreSQL (pgcatalog.ClearlyPostgres: a double-quoted table
+// name, alias or dotted name, a :: cast, public.t). Otherwise the GoogleSQL
+// error stands, since GoogleSQL is the language users write: when neither
+// language can parse the text, and when PostgreSQL's only complaint is an
+// unknown column, which is what a GoogleSQL string in double quotes reads
+// as.
 func (c pgCatalog) PrepareFallback(ctx context.Context, s pgwire.Session, query string, paramOIDs []uint32) (pgwire.CatalogStatement, bool, error) {
 	src := c.source()
 	st, err := pgcatalog.PrepareWith(ctx, src, catSession(s), query, paramOIDs)
 	if err != nil {
-		return nil, pgcatalog.ClearlyPostgres(query), err
+		var pe *pgcatalog.Error
+		meaning := errors.As(err, &pe) && pe.Code != pgcatalog.CodeUndefinedColumn && pgcatalog.ParsesAsPostgres(query)
+		return nil, meaning || pgcatalog.ClearlyPostgres(query), err
 	}
 	return &catStatement{st: st, src: src, sess: s}, true, nil
 }

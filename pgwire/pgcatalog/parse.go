@@ -203,3 +203,14 @@ func scanWords(sql string) []word {
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
+
+// ParsesAsPostgres reports whether PostgreSQL's parser accepts sql.
+func ParsesAsPostgres(sql string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	_, err := pg_query.Parse(sql)
+	return err == nil
+}

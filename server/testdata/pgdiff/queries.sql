@@ -378,6 +378,29 @@ SELECT (SELECT count(*) FROM public.readings r WHERE r.device_type = t.device_ty
 SELECT percentile_disc(ARRAY[0.1, 0.9]) WITHIN GROUP (ORDER BY ts), percentile_cont(ARRAY[0, 1, NULL]::float8[]) WITHIN GROUP (ORDER BY (stats->>'battery')::int) FROM public.readings;
 SELECT percentile_cont(ARRAY[1.5]) WITHIN GROUP (ORDER BY (stats->>'battery')::int) FROM public.readings;
 SELECT nosuch_fn(1) FROM public.readings;
+SELECT p.oid::regprocedure, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid), p.provolatile, p.proisstrict, p.pronargs, p.proargnames, obj_description(p.oid, 'pg_proc') FROM pg_proc p WHERE p.proname IN ('lower', 'substr', 'format', 'generate_series', 'count', 'make_interval', 'jsonb_set', 'row_number', 'lag', 'string_agg', 'to_char', 'date_trunc', 'json_to_recordset') ORDER BY p.oid;
+SELECT 'lower(text)'::regprocedure::oid, 'pg_catalog.substr(text, int, int)'::regprocedure, 'count()'::regprocedure::oid::regprocedure, to_regproc('lower'), to_regproc('upper'), to_regprocedure('upper(text)'), 'now'::regproc::oid;
+SELECT t.typname, obj_description(t.oid, 'pg_type') FROM pg_type t WHERE t.typname IN ('int4', 'jsonb', 'timestamptz', 'any', 'anycompatiblearray', '_record') ORDER BY 1;
+SELECT p.proname, p.proargtypes, p.proallargtypes, p.proargmodes FROM pg_proc p WHERE p.proname IN ('jsonb_each', 'json_to_record', 'pg_get_keywords', 'unnest') ORDER BY p.oid;
+\sf pg_catalog.lower(text)
+\sf+ substr(text,integer,integer)
+\sf make_interval
+\sf generate_series(timestamptz, timestamptz, interval)
+\sf row_number
+SELECT * FROM generate_series(1, 3);
+SELECT * FROM json_to_record('{"a":"{1,2}"}') AS x(a int[]);
+SELECT * FROM json_to_record('{"a":[1,2], "b": {"x": [1, 2]}, "c": true, "d": 1.50, "e": null, "f": "2020-01-01"}') AS x(a int[], b jsonb, bb json, c text, d numeric, e text, f date, g int);
+SELECT * FROM json_to_record('{"b": {"x":  [1,2]}, "c": {"y": 1}}') AS x(b json, c text);
+SELECT * FROM jsonb_to_record('{"b": {"x":  [1,2]}, "c": {"y": 1}}') AS x(b json, c text, a bool);
+SELECT j.* FROM (VALUES ('[{"a":1,"b":"x"},{"a":2}]'::jsonb)) v(d), jsonb_to_recordset(v.d) AS j(a int, b text);
+SELECT * FROM json_to_record('{"A":1, "a": 2}') AS x("A" int);
+SELECT x.a + 1, x.t FROM jsonb_to_recordset('[{"a": 1, "t": "2020-01-01T10:00:00Z"}, {"a": 2}]') AS x(a int, t timestamptz) WHERE x.a > 0 ORDER BY 1 DESC;
+SELECT * FROM json_to_record('{"a": [{"q": 1}, "s", 2]}') AS x(a text[]);
+SELECT * FROM jsonb_to_record('{"a": "x", "a": "y"}') AS x(a text);
+SELECT * FROM json_to_record('{"a": "x", "a": "y"}') AS x(a text);
+SELECT * FROM jsonb_to_record('{"a": [true, null]}') AS x(a bool[]);
+SELECT * FROM json_to_record('{"a": "\u00e9t\n"}') AS x(a text, b varchar);
+SELECT r.device_id, x.battery FROM public.readings r, jsonb_to_record(r.stats) AS x(battery int) WHERE r.device_id = 'a0b81f74' ORDER BY r.ts LIMIT 3;
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
