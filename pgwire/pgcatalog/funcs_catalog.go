@@ -167,8 +167,8 @@ func init() {
 	register("to_regproc", toReg(tRegproc))
 	register("to_regprocedure", toReg(tRegprocedure))
 	register("to_regrole", toReg(tRegrole))
-	register("pg_typeof", &builtin{min: 1, ret: tRegtype, lenient: true,
-		fn: func(_ *evaluator, _ []Value, t []uint32) (Value, error) { return oidV(outputType(t[0])), nil }})
+	register("pg_typeof", &builtin{min: 1, args: []uint32{tUnknown}, ret: tRegtype, lenient: true,
+		fn: func(_ *evaluator, _ []Value, t []uint32) (Value, error) { return oidV(t[0]), nil }})
 }
 
 // withSnapshot makes a strict function over OID-typed first arguments

@@ -10,7 +10,7 @@ import (
 )
 
 // More of what hand-written PostgreSQL queries call: make_date, make_time, age,
-// gen_random_uuid, regexp_split_to_array and regexp_matches.
+// gen_random_uuid, regexp_split_to_array/_table and regexp_matches.
 
 func init() {
 	register("make_date", &builtin{min: 3, args: []uint32{tInt4}, ret: tDate, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
@@ -56,17 +56,19 @@ func init() {
 		return textV(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:]))
 	}))
 	register("regexp_split_to_array", &builtin{min: 2, max: 3, ret: tTextArray, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
-		re, err := ev.regexp(a[1].s, len(a) > 2 && strings.Contains(a[2].s, "i"))
+		parts, err := ev.regexpSplit(a)
 		if err != nil {
 			return null, err
 		}
-		parts := re.Split(a[0].s, -1)
-		out := make([]Value, len(parts))
-		for i, p := range parts {
-			out[i] = textV(p)
-		}
-		return arrayV(out), nil
+		return arrayV(parts), nil
 	}})
+	srfs["regexp_split_to_table"] = &srfDef{min: 2, max: 3, retType: tText, ret: constType(tText),
+		call: func(ev *evaluator, a []Value, _ []uint32) ([]Value, error) {
+			if a[0].isNull() || a[1].isNull() {
+				return nil, nil
+			}
+			return ev.regexpSplit(a)
+		}}
 	srfs["regexp_matches"] = &srfDef{min: 2, max: 3, retType: tTextArray, ret: constType(tTextArray),
 		call: func(ev *evaluator, a []Value, _ []uint32) ([]Value, error) {
 			if a[0].isNull() || a[1].isNull() {
@@ -133,4 +135,19 @@ func age(t1, t2 time.Time) interval {
 		iv = interval{-iv.months, -iv.days, -iv.micros}
 	}
 	return iv
+}
+
+// regexpSplit splits a[0] at the matches of the pattern a[1], with the
+// flags a[2] (i: case-insensitive).
+func (ev *evaluator) regexpSplit(a []Value) ([]Value, error) {
+	re, err := ev.regexp(a[1].s, len(a) > 2 && strings.Contains(a[2].s, "i"))
+	if err != nil {
+		return nil, err
+	}
+	parts := re.Split(a[0].s, -1)
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		out[i] = textV(p)
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -335,6 +336,8 @@ func stripNulls(n *jsonNode) *jsonNode {
 func init() {
 	register("jsonb_set", &builtin{min: 3, max: 4, args: []uint32{tJSONB, tTextArray, tJSONB, tBool}, ret: tJSONB, fn: jsonbSet(false)})
 	register("jsonb_insert", &builtin{min: 3, max: 4, args: []uint32{tJSONB, tTextArray, tJSONB, tBool}, ret: tJSONB, fn: jsonbSet(true)})
+	register("jsonb_set_lax", &builtin{min: 3, max: 5, args: []uint32{tJSONB, tTextArray, tJSONB, tBool, tText}, ret: tJSONB,
+		lenient: true, fn: jsonbSetLax})
 	register("jsonb_pretty", &builtin{min: 1, args: []uint32{tJSONB}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		n, err := jsonArg(a[0], tJSONB)
 		if err != nil {
@@ -411,4 +414,48 @@ func fieldType(rec Value, i int) uint32 {
 		return tNumeric
 	}
 	return tText
+}
+
+// jsonbSetLax is jsonb_set, except that an SQL NULL new value is treated as
+// its fifth argument says: use_json_null (the default), delete_key,
+// return_target or raise_exception.
+func jsonbSetLax(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	if a[0].isNull() || a[1].isNull() || len(a) > 3 && a[3].isNull() {
+		return null, nil
+	}
+	treatment := "use_json_null"
+	if len(a) > 4 {
+		if a[4].isNull() {
+			return null, errorf(CodeNullValue, noPos, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
+		}
+		treatment = a[4].s
+	}
+	set := a[:min(len(a), 4)]
+	if !a[2].isNull() {
+		return jsonbSet(false)(ev, set, t)
+	}
+	switch treatment {
+	case "use_json_null":
+		set = slices.Clone(set)
+		set[2] = textV("null")
+		return jsonbSet(false)(ev, set, t)
+	case "delete_key":
+		n, err := jsonArg(a[0], tJSONB)
+		if err != nil {
+			return null, err
+		}
+		n, err = jsonbDeletePath(n, a[1].a)
+		if err != nil {
+			return null, err
+		}
+		return jsonResult(n, tJSONB), nil
+	case "return_target":
+		return a[0], nil
+	case "raise_exception":
+		e := errorf(CodeNullValue, noPos, "JSON value must not be null")
+		e.Detail = "Exception was raised because null_value_treatment is \"raise_exception\"."
+		e.Hint = "To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed."
+		return null, e
+	}
+	return null, errorf(CodeInvalidParameter, noPos, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
 }
