@@ -306,6 +306,7 @@ type sessionView struct{ c *conn }
 func (s sessionView) User() string                       { return s.c.user }
 func (s sessionView) Database() string                   { return s.c.database }
 func (s sessionView) Setting(name string) (string, bool) { return s.c.set.get(name) }
+func (s sessionView) Settings() []SettingValue           { return s.c.set.list() }
 
 // inText locates an error's statement: it starts at byte base of text (the
 // Query or Parse string), so that Position counts from the client's text.

@@ -55,7 +55,14 @@ type Session interface {
 	// Setting returns a run-time parameter as SHOW prints it (search_path,
 	// server_version_num, TimeZone, ...); ok is false for an unknown name.
 	Setting(name string) (value string, ok bool)
+	// Settings lists every run-time parameter of the session.
+	Settings() []SettingValue
 }
+
+// SettingValue is a run-time parameter: its name as SHOW spells it, its
+// value, and where the value came from, as pg_settings.source says:
+// "default", "client" (the StartupMessage) or "session" (SET).
+type SettingValue struct{ Name, Value, Source string }
 
 // Catalog answers the PostgreSQL-dialect statements that tools send to
 // introspect a database (pg_catalog, information_schema, pg_* functions).

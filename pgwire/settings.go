@@ -65,14 +65,15 @@ var settingByKey = func() map[string]*setting {
 
 // settings are a session's run-time parameters. Keys are lower-case.
 type settings struct {
-	vals     map[string]string
-	defaults map[string]string // after startup: RESET and DISCARD ALL return here
-	loc      *time.Location
-	timeout  time.Duration
+	vals       map[string]string
+	defaults   map[string]string // after startup: RESET and DISCARD ALL return here
+	fromClient map[string]bool   // set by the StartupMessage
+	loc        *time.Location
+	timeout    time.Duration
 }
 
 func newSettings(user string) *settings {
-	s := &settings{vals: map[string]string{}, loc: time.UTC}
+	s := &settings{vals: map[string]string{}, fromClient: map[string]bool{}, loc: time.UTC}
 	for _, k := range knownSettings {
 		s.vals[strings.ToLower(k.name)] = k.def
 	}
@@ -122,7 +123,23 @@ func (s *settings) set(name, v string, startup bool) (string, bool, error) {
 	}
 	s.vals[key] = v
 	s.apply(key, v)
+	if startup {
+		s.fromClient[key] = true
+	}
 	return v, k != nil && k.report, nil
+}
+
+// source is where a setting's value came from, as pg_settings.source says:
+// "session" for a value SET in the session, "client" for one the
+// StartupMessage gave, else "default".
+func (s *settings) source(key string) string {
+	switch {
+	case s.defaults != nil && s.vals[key] != s.defaults[key]:
+		return "session"
+	case s.fromClient[key]:
+		return "client"
+	}
+	return "default"
 }
 
 // reset returns a setting to its session default.
@@ -147,6 +164,16 @@ func (s *settings) apply(key, v string) {
 	case "statement_timeout":
 		s.timeout, _ = parseTimeout(v)
 	}
+}
+
+// list returns every setting with its source, sorted by name.
+func (s *settings) list() []SettingValue {
+	out := make([]SettingValue, 0, len(s.vals))
+	for k, v := range s.vals {
+		out = append(out, SettingValue{Name: canonical(k), Value: v, Source: s.source(k)})
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
+	return out
 }
 
 // all returns every setting sorted by name, for SHOW ALL.

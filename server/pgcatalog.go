@@ -280,20 +280,17 @@ func (r *catRows) Err() error {
 
 func (r *catRows) Close() error { return r.rows.Close() }
 
-// catSettings are the run-time parameters the emulator may read from the
-// session (current_setting, pg_settings, SHOW-like functions).
-var catSettings = []string{"search_path", "server_version", "server_version_num", "TimeZone", "DateStyle",
-	"client_encoding", "server_encoding", "application_name", "standard_conforming_strings",
-	"integer_datetimes", "IntervalStyle", "is_superuser", "max_index_keys", "extra_float_digits"}
-
+// catSession is the session as the emulator sees it: every run-time
+// parameter pgwire keeps, with its source (current_setting, pg_settings).
 func catSession(s pgwire.Session) *pgcatalog.Session {
-	out := &pgcatalog.Session{Database: s.Database(), User: s.User(), Settings: map[string]string{}}
-	for _, name := range catSettings {
-		if v, ok := s.Setting(name); ok {
-			out.Settings[name] = v
-		}
+	settings := s.Settings()
+	out := &pgcatalog.Session{Database: s.Database(), User: s.User(),
+		Settings: make(map[string]string, len(settings)), Sources: make(map[string]string, len(settings))}
+	for _, v := range settings {
+		out.Settings[v.Name] = v.Value
+		out.Sources[strings.ToLower(v.Name)] = v.Source
 	}
-	out.ApplicationName = out.Settings["application_name"]
+	out.ApplicationName, _ = s.Setting("application_name")
 	return out
 }
 

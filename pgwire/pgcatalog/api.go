@@ -115,7 +115,10 @@ type Session struct {
 	Database, User, ApplicationName string
 	// Settings are run-time parameters as SHOW prints them (search_path,
 	// server_version, ...); missing ones take PostgreSQL 15's defaults.
-	Settings   map[string]string
+	Settings map[string]string
+	// Sources say where the Settings' values came from, by lower-case
+	// name, as pg_settings.source does: "client", "session" or "default".
+	Sources    map[string]string
 	BackendPID int32
 }
 

@@ -149,13 +149,33 @@ func init() {
 				}
 				return intV(0), nil // another instance: its tables are not in this snapshot
 			}
-			var total int64
-			for _, r := range s.rels {
-				if r.table != nil {
-					total += r.table.Size
+			return intV(s.tablesSize()), nil
+		}})
+	// Every table is in pg_default; pg_global holds nothing of Shale's.
+	register("pg_tablespace_size", &builtin{min: 1, args: []uint32{tName}, ret: tInt8,
+		fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+			s, err := ev.catalog()
+			if err != nil {
+				return null, err
+			}
+			space := a[0].s
+			if kindOf(t[0]) == kInt {
+				switch a[0].i {
+				case 1663:
+					space = "pg_default"
+				case 1664:
+					space = "pg_global"
+				default:
+					return null, nil
 				}
 			}
-			return intV(total), nil
+			switch space {
+			case "pg_default":
+				return intV(s.tablesSize()), nil
+			case "pg_global":
+				return intV(0), nil
+			}
+			return null, errorf(CodeUndefinedObject, noPos, "tablespace \"%s\" does not exist", space)
 		}})
 	register("pg_size_pretty", &builtin{min: 1, args: []uint32{tInt8}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		n, _ := a[0].asInt()
@@ -232,4 +252,15 @@ func halfRounded(n int64) int64 {
 		return (n - 1) / 2
 	}
 	return (n + 1) / 2
+}
+
+// tablesSize is the size of the snapshot's tables: the database's size.
+func (s *snapshot) tablesSize() int64 {
+	var total int64
+	for _, r := range s.rels {
+		if r.table != nil {
+			total += r.table.Size
+		}
+	}
+	return total
 }

@@ -8,7 +8,7 @@ import (
 
 // pg_proc: the functions this package evaluates, as PostgreSQL 15 lists
 // them. A function PostgreSQL has keeps its rows there (proc_data.go,
-// written by scripts/gen-pg-proc.sh): every overload, its OID, argument
+// written by scripts/gen-pg-catalog.sh): every overload, its OID, argument
 // types and names, volatility and description, so that \df, \sf, the
 // regproc types and tools' function browsers show what PostgreSQL shows.
 // A function PostgreSQL lacks gets a row made from its registration, with

@@ -5,7 +5,7 @@ import "testing"
 // TestProcsArePostgres requires every function the package evaluates to be
 // listed in pg_proc with PostgreSQL's rows (proc_data.go): a function added
 // without them shows in \df with no argument types. Regenerate the data
-// with scripts/gen-pg-proc.sh.
+// with scripts/gen-pg-catalog.sh.
 func TestProcsArePostgres(t *testing.T) {
 	seen := map[uint32]string{}
 	for _, p := range procs() {
@@ -14,7 +14,7 @@ func TestProcsArePostgres(t *testing.T) {
 		}
 		seen[p.oid] = p.name
 		if p.oid >= syntheticProcOIDs && p.oid < 10000 {
-			t.Errorf("%s has no PostgreSQL pg_proc row: run scripts/gen-pg-proc.sh against a Shale built with it", p.name)
+			t.Errorf("%s has no PostgreSQL pg_proc row: run scripts/gen-pg-catalog.sh against a Shale built with it", p.name)
 		}
 	}
 }

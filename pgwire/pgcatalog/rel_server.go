@@ -26,7 +26,7 @@ func databaseRows(s *snapshot, b *rowBuilder) {
 	for _, d := range s.dbs {
 		b.add("oid", s.databaseOID(d), "datname", d, "datdba", uint32(roleOID), "encoding", 6,
 			"datlocprovider", "c", "datallowconn", true, "datconnlimit", -1, "dattablespace", uint32(1663),
-			"datcollate", "C.UTF-8", "datctype", "C.UTF-8", "daticulocale", nil, "datcollversion", nil)
+			"datcollate", "C", "datctype", "C", "daticulocale", nil, "datcollversion", nil)
 	}
 }
 
@@ -53,20 +53,52 @@ func userRows(s *snapshot, b *rowBuilder) {
 		"userepl", false, "usebypassrls", true, "passwd", "********")
 }
 
+// settingsRows describe each parameter as PostgreSQL's pg_settings does
+// (settings_data.go). A parameter the session set, or a client's
+// StartupMessage, says so in source; one whose value Shale fixes away from
+// PostgreSQL's boot value (TimeZone UTC, server_encoding UTF8) is an
+// override. Preset parameters (context internal) boot with Shale's value.
 func settingsRows(s *snapshot, b *rowBuilder) {
 	for _, n := range settingNames(s.sess) {
 		v := setting(s.sess, n)
-		name := n
-		if c, ok := mixedCaseSettings[n]; ok {
-			name = c
+		def, known := pgSettingDefs[n]
+		if !known {
+			def = settingDef{name: n, category: "Customized Options", context: "user", vartype: "string"}
 		}
-		b.add("name", name, "setting", v, "category", "Shale", "short_desc", "", "context", "user",
-			"vartype", "string", "source", "default", "boot_val", v, "reset_val", v, "pending_restart", false)
+		if def.context == "internal" {
+			def.bootVal = v
+		}
+		source := s.sess.Sources[n]
+		if source == "" || source == "default" {
+			source = "default"
+			if known && v != def.bootVal {
+				source = "override"
+			}
+		}
+		var enum Value = null
+		if def.enumVals != nil {
+			enum = textArray(def.enumVals...)
+		}
+		b.add("name", def.name, "setting", v, "unit", nullIfEmpty(def.unit), "category", def.category,
+			"short_desc", def.shortDesc, "extra_desc", nullIfEmpty(def.extraDesc), "context", def.context,
+			"vartype", def.vartype, "source", source, "min_val", nullIfEmpty(def.minVal), "max_val", nullIfEmpty(def.maxVal),
+			"enumvals", enum, "boot_val", def.bootVal, "reset_val", v, "pending_restart", false)
 	}
 }
 
-// mixedCaseSettings are the parameters pg_settings names in mixed case.
-var mixedCaseSettings = map[string]string{"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone"}
+// settingDef is pg_settings' description of a parameter.
+type settingDef struct {
+	name, unit, category, shortDesc, extraDesc, context, vartype, minVal, maxVal string
+	enumVals                                                                     []string
+	bootVal                                                                      string
+}
+
+func nullIfEmpty(s string) Value {
+	if s == "" {
+		return null
+	}
+	return textV(s)
+}
 
 func tablespaceRows(s *snapshot, b *rowBuilder) {
 	b.add("oid", uint32(1663), "spcname", "pg_default", "spcowner", uint32(roleOID))

@@ -6,9 +6,9 @@ import (
 )
 
 // defaultSettings are the run-time parameters a PostgreSQL 15 server would
-// report, used where the Session does not say otherwise. Shale is read-only
-// over SQL, which default_transaction_read_only and transaction_read_only
-// report.
+// report, used where the Session does not say otherwise (pgwire's session
+// lists the parameters it keeps; these are the rest, and what tests without
+// a session see).
 var defaultSettings = map[string]string{
 	"server_version":                "15.0",
 	"server_version_num":            "150000",
@@ -24,16 +24,16 @@ var defaultSettings = map[string]string{
 	"max_identifier_length":         "63",
 	"max_function_args":             "100",
 	"block_size":                    "8192",
-	"lc_collate":                    "C.UTF-8",
-	"lc_ctype":                      "C.UTF-8",
-	"lc_messages":                   "C.UTF-8",
-	"lc_monetary":                   "C.UTF-8",
-	"lc_numeric":                    "C.UTF-8",
-	"lc_time":                       "C.UTF-8",
+	"lc_collate":                    "C",
+	"lc_ctype":                      "C",
+	"lc_messages":                   "C",
+	"lc_monetary":                   "C",
+	"lc_numeric":                    "C",
+	"lc_time":                       "C",
 	"transaction_isolation":         "read committed",
 	"default_transaction_isolation": "read committed",
-	"transaction_read_only":         "on",
-	"default_transaction_read_only": "on",
+	"transaction_read_only":         "off",
+	"default_transaction_read_only": "off",
 	"extra_float_digits":            "1",
 	"application_name":              "",
 	"is_superuser":                  "on",

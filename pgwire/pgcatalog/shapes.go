@@ -54,6 +54,7 @@ var shapes = map[string]shape{
 	"pg_catalog.pg_foreign_server":               {1417, 'r', "oid:26 srvname:19 srvowner:26 srvfdw:26 srvtype:25 srvversion:25 srvacl:1034 srvoptions:1009"},
 	"pg_catalog.pg_foreign_data_wrapper":         {2328, 'r', "oid:26 fdwname:19 fdwowner:26 fdwhandler:26 fdwvalidator:26 fdwacl:1034 fdwoptions:1009"},
 	"pg_catalog.pg_event_trigger":                {3466, 'r', "oid:26 evtname:19 evtevent:19 evtowner:26 evtfoid:26 evtenabled:18 evttags:1009"},
+	"pg_catalog.pg_parameter_acl":                {6243, 'r', "oid:26 parname:25 paracl:1034"},
 	"pg_catalog.pg_opclass":                      {2616, 'r', "oid:26 opcmethod:26 opcname:19 opcnamespace:26 opcowner:26 opcfamily:26 opcintype:26 opcdefault:16 opckeytype:26"},
 	"pg_catalog.pg_opfamily":                     {2753, 'r', "oid:26 opfmethod:26 opfname:19 opfnamespace:26 opfowner:26"},
 	"pg_catalog.pg_amop":                         {2602, 'r', "oid:26 amopfamily:26 amoplefttype:26 amoprighttype:26 amopstrategy:21 amoppurpose:18 amopopr:26 amopmethod:26 amopsortfamily:26"},
