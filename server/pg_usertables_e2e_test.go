@@ -291,3 +291,67 @@ func TestBIToolKeyPushdown(t *testing.T) {
 		t.Errorf("unfiltered scan:\n%s", plan)
 	}
 }
+
+// TestSortSpillOverPostgres sorts a PostgreSQL-dialect query with work_mem
+// at its minimum, so that its rows spill to sorted runs on disk, and
+// requires every value byte for byte as the in-memory sort sends it, in
+// text and binary formats: a spilled value is sent from its text, the
+// in-memory one from the engine's value.
+func TestSortSpillOverPostgres(t *testing.T) {
+	_, addr := startShalePG(t, "demo", t.TempDir())
+	ctx := context.Background()
+	const q = `SELECT r.device_id, r.ts, r.stats, u._key, u.metrics FROM public.readings r
+		CROSS JOIN (SELECT _key, metrics FROM public.usage ORDER BY _key LIMIT 200) u ORDER BY r.ts DESC, u._key`
+	for _, mode := range []string{"", "&default_query_exec_mode=simple_protocol"} {
+		c, err := pgx.Connect(ctx, "postgres://tester@"+addr+"/demo?sslmode=disable"+mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close(ctx)
+		var results [2][]string
+		for i, mem := range []string{"64MB", "64kB"} {
+			if _, err := c.Exec(ctx, "SET work_mem = '"+mem+"'"); err != nil {
+				t.Fatal(err)
+			}
+			rows, err := c.Query(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var b bytes.Buffer
+				for _, v := range rows.RawValues() {
+					fmt.Fprintf(&b, "%q ", v)
+				}
+				results[i] = append(results[i], b.String())
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatalf("%s work_mem %s: %v", mode, mem, err)
+			}
+		}
+		if len(results[0]) != 18*200 || !slices.Equal(results[0], results[1]) {
+			t.Errorf("%s: %d rows in memory, %d spilled; equal: %v", mode, len(results[0]), len(results[1]), slices.Equal(results[0], results[1]))
+		}
+	}
+	c, err := pgx.Connect(ctx, "postgres://tester@"+addr+"/demo?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	for v, want := range map[string]string{"1024": "1MB", "65536kB": "64MB", "2GB": "2GB", "100kB": "100kB"} {
+		var got string
+		if _, err := c.Exec(ctx, "SET work_mem = '"+v+"'"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.QueryRow(ctx, "SHOW work_mem").Scan(&got); err != nil || got != want {
+			t.Errorf("SET work_mem = %s: SHOW %q %v, want %s", v, got, err, want)
+		}
+	}
+	for v, want := range map[string]string{"lots": `22023 invalid value for parameter "work_mem": "lots"`,
+		"32kB": `22023 32 kB is outside the valid range for parameter "work_mem" (64 .. 2147483647)`} {
+		_, err := c.Exec(ctx, "SET work_mem = '"+v+"'")
+		code, _ := sqlState(err)
+		if err == nil || !strings.HasPrefix(code+" "+err.(*pgconn.PgError).Message, want) {
+			t.Errorf("SET work_mem = %s: %v, want %s", v, err, want)
+		}
+	}
+}

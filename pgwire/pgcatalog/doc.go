@@ -80,8 +80,12 @@
 //   - a streaming SELECT (above) pulls rows one at a time and stops at
 //     LIMIT + OFFSET; without a WHERE over columns the scan itself is
 //     limited to LIMIT + OFFSET rows;
-//   - anything else (ORDER BY, GROUP BY, aggregates, joins, set
-//     operations) reads the table whole, each row counting against the
+//   - a grouped select, SELECT DISTINCT, ORDER BY with a LIMIT, a join's
+//     left side and a subquery in FROM read it as it is scanned
+//     (groupstream.go, join.go), and ORDER BY without one sorts within
+//     work_mem, spilling sorted runs to a temporary file (sortspill.go);
+//   - anything else (windows, grouping sets, set operations, a join's right
+//     side) reads the table whole, each row counting against the
 //     statement's 5,000,000-row budget; a table read whole is kept for the
 //     rest of the run, so a correlated subquery scans it once.
 //

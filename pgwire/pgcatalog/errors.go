@@ -27,6 +27,7 @@ const (
 	CodeNotSupported          = "0A000"
 	CodeWrongObjectType       = "42809"
 	CodeCanceled              = "57014"
+	CodeIOError               = "58030"
 )
 
 // Error is a catalog query error with its SQLSTATE. Position is 1-based in

@@ -247,6 +247,15 @@ func (p *selectPlan) skipsInput(ev *evaluator, outer *env) (bool, error) {
 // rows. top marks the statement's own result, whose rows are not counted
 // against maxTicks (they are not held).
 func (p *selectPlan) open(ev *evaluator, outer *env, top bool) (rowIter, error) {
+	if p.sortOnly() && outer == nil {
+		limit, offset, err := p.limits(ev, outer)
+		if err != nil {
+			return nil, err
+		}
+		if limit < 0 || limit > 1<<20 || offset > 1<<20 { // else run keeps the top rows (topN)
+			return p.openSorted(ev, outer, limit, offset)
+		}
+	}
 	if !p.streams() {
 		rows, err := p.run(ev, outer)
 		if err != nil {

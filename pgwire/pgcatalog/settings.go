@@ -49,6 +49,7 @@ var defaultSettings = map[string]string{
 	"row_security":                  "on",
 	"track_activities":              "on",
 	"wal_level":                     "replica",
+	"work_mem":                      "4MB",
 }
 
 // setting returns a run-time parameter: the Session's value, else the

@@ -43,4 +43,5 @@ var pgSettingDefs = map[string]settingDef{
 	"transaction_isolation":         {"transaction_isolation", "", "Client Connection Defaults / Statement Behavior", "Sets the current transaction's isolation level.", "", "user", "enum", "", "", []string{"serializable", "repeatable read", "read committed", "read uncommitted"}, "read committed"},
 	"transaction_read_only":         {"transaction_read_only", "", "Client Connection Defaults / Statement Behavior", "Sets the current transaction's read-only status.", "", "user", "bool", "", "", nil, "off"},
 	"wal_level":                     {"wal_level", "", "Write-Ahead Log / Settings", "Sets the level of information written to the WAL.", "", "postmaster", "enum", "", "", []string{"minimal", "replica", "logical"}, "replica"},
+	"work_mem":                      {"work_mem", "kB", "Resource Usage / Memory", "Sets the maximum memory to be used for query workspaces.", "This much memory can be used by each internal sort operation and hash table before switching to temporary disk files.", "user", "integer", "64", "2147483647", nil, "4096"},
 }
