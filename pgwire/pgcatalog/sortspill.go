@@ -254,16 +254,24 @@ func (rr *runReader) next() ([]Value, error) {
 
 func (rr *runReader) close() {}
 
+// errBadRun is a run that does not decode: only a damaged file gives it.
+var errBadRun = errors.New("malformed sort run")
+
+// readRow decodes a row. Widths and lengths are trusted only as far as the
+// data bears them out: memory grows as values arrive, so that a damaged
+// length cannot ask for a huge allocation.
 func readRow(r *bufio.Reader) ([]Value, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		return nil, err
 	}
-	row := make([]Value, n)
-	for i := range row {
-		if row[i], err = readValue(r); err != nil {
+	row := make([]Value, 0, min(n, 1024))
+	for range n {
+		v, err := readValue(r)
+		if err != nil {
 			return nil, noEOF(err)
 		}
+		row = append(row, v)
 	}
 	return row, nil
 }
@@ -283,6 +291,7 @@ func readValue(r *bufio.Reader) (Value, error) {
 	}
 	v := Value{k: kind(k)}
 	switch v.k {
+	case kNull:
 	case kBool:
 		c, err := r.ReadByte()
 		v.b = c == 1
@@ -309,14 +318,20 @@ func readValue(r *bufio.Reader) (Value, error) {
 		if err != nil {
 			return v, err
 		}
+		if n > uint64(len(v.a)) {
+			return v, errBadRun
+		}
 		v.names = make([]string, n)
 		for i := range v.names {
 			if v.names[i], err = readString(r); err != nil {
-				return v, err
+				return v, noEOF(err)
 			}
 		}
 		if n, err = binary.ReadUvarint(r); err != nil || n == 0 {
 			return v, err
+		}
+		if n > uint64(len(v.a)) {
+			return v, errBadRun
 		}
 		v.types = make([]uint32, n)
 		for i := range v.types {
@@ -326,6 +341,8 @@ func readValue(r *bufio.Reader) (Value, error) {
 			}
 			v.types[i] = uint32(t)
 		}
+	default:
+		return v, errBadRun
 	}
 	return v, nil
 }
@@ -335,9 +352,12 @@ func readString(r *bufio.Reader) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b := make([]byte, n)
-	_, err = io.ReadFull(r, b)
-	return string(b), err
+	var b strings.Builder
+	b.Grow(int(min(n, 64<<10)))
+	if _, err := io.CopyN(&b, r, int64(min(n, math.MaxInt64))); err != nil {
+		return "", noEOF(err)
+	}
+	return b.String(), nil
 }
 
 // mergeIter merges sorted sources; of equal rows, the lower source's comes
