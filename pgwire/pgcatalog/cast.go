@@ -36,6 +36,9 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if isJSONType(to) {
 		return castJSON(ev.text(v, from), from, to)
 	}
+	if to == tUUID && v.k == kText {
+		return uuidIn(v.s)
+	}
 	if isTextType(to) && v.k == kBool { // boolean's cast to text spells it out
 		return textV(strconv.FormatBool(v.b)), nil
 	}
@@ -491,4 +494,33 @@ func splitQualified(s string) []string {
 		}
 	}
 	return append(parts, cur.String())
+}
+
+// uuidIn reads a uuid as PostgreSQL's uuid_in does: 32 hex digits, in
+// either case, optionally in braces, with a hyphen allowed after any group
+// of four; it prints as lower-case 8-4-4-4-12.
+func uuidIn(s string) (Value, error) {
+	in := s
+	if strings.HasPrefix(in, "{") && strings.HasSuffix(in, "}") && len(in) >= 2 {
+		in = in[1 : len(in)-1]
+	}
+	var digits []byte
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		switch {
+		case c >= '0' && c <= '9' || c >= 'a' && c <= 'f':
+			digits = append(digits, c)
+		case c >= 'A' && c <= 'F':
+			digits = append(digits, c+'a'-'A')
+		case c == '-' && len(digits) > 0 && len(digits)%4 == 0 && i+1 < len(in) && in[i+1] != '-':
+		default:
+			digits = nil
+			i = len(in)
+		}
+	}
+	if len(digits) != 32 {
+		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type uuid: \"%s\"", s)
+	}
+	d := string(digits)
+	return textV(d[:8] + "-" + d[8:12] + "-" + d[12:16] + "-" + d[16:20] + "-" + d[20:]), nil
 }

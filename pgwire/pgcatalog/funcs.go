@@ -50,6 +50,9 @@ func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) 
 	if def, ok := srfs[name]; ok {
 		return b.bindSRFCall(fc, name, def, sc)
 	}
+	if name == "overlaps" && len(fc.Args) == 4 {
+		return b.bindOverlaps(fc, sc)
+	}
 	f, ok := funcs[name]
 	if !ok { // as PostgreSQL: the arguments are read first, and named by their types
 		args, err := b.bindArgs(fc.Args, sc)

@@ -225,3 +225,57 @@ func chr(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 	}
 	return textV(string(rune(n))), nil
 }
+
+// get_byte, set_byte, get_bit and set_bit read and write one byte or bit
+// of a bytea (bit n is bit n%8, least significant first, of byte n/8).
+func init() {
+	register("get_byte", &builtin{min: 2, args: []uint32{tBytea, tInt4}, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		b := byteaBytes(a[0])
+		i, err := byteaIndex(a[1].i, int64(len(b)))
+		if err != nil {
+			return null, err
+		}
+		return intV(int64(b[i])), nil
+	}})
+	register("set_byte", &builtin{min: 3, args: []uint32{tBytea, tInt4, tInt4}, ret: tBytea, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		b := byteaBytes(a[0])
+		i, err := byteaIndex(a[1].i, int64(len(b)))
+		if err != nil {
+			return null, err
+		}
+		b[i] = byte(a[2].i)
+		return byteaV(b), nil
+	}})
+	register("get_bit", &builtin{min: 2, args: []uint32{tBytea, tInt8}, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		b := byteaBytes(a[0])
+		n, err := byteaIndex(a[1].i, int64(len(b))*8)
+		if err != nil {
+			return null, err
+		}
+		return intV(int64(b[n/8] >> (n % 8) & 1)), nil
+	}})
+	register("set_bit", &builtin{min: 3, args: []uint32{tBytea, tInt8, tInt4}, ret: tBytea, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		b := byteaBytes(a[0])
+		n, err := byteaIndex(a[1].i, int64(len(b))*8)
+		if err != nil {
+			return null, err
+		}
+		switch a[2].i {
+		case 0:
+			b[n/8] &^= 1 << (n % 8)
+		case 1:
+			b[n/8] |= 1 << (n % 8)
+		default:
+			return null, errorf(CodeInvalidParameter, noPos, "new bit must be 0 or 1")
+		}
+		return byteaV(b), nil
+	}})
+}
+
+// byteaIndex checks a byte or bit index against the count there are.
+func byteaIndex(i, n int64) (int64, error) {
+	if i < 0 || i >= n {
+		return 0, errorf("2202E", noPos, "index %d out of valid range, 0..%d", i, n-1)
+	}
+	return i, nil
+}

@@ -191,8 +191,10 @@ func init() {
 		}
 		return textV("[1:" + strconv.Itoa(len(a[0].a)) + "]"), nil
 	}})
-	register("isfinite", &builtin{min: 1, args: []uint32{tTimestamptz}, ret: tBool, fn: func(*evaluator, []Value, []uint32) (Value, error) {
-		return boolV(true), nil // Shale's times are all finite
+	// infinity and -infinity are the only infinite times (they stay words:
+	// castTime); every interval is finite.
+	register("isfinite", &builtin{min: 1, args: []uint32{tTimestamptz}, ret: tBool, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+		return boolV(t[0] == tInterval || a[0].s != "infinity" && a[0].s != "-infinity"), nil
 	}})
 	register("justify_hours", intervalFn(func(iv interval) interval { return iv.justifyHours() }))
 	register("justify_days", intervalFn(func(iv interval) interval { return iv.justifyDays() }))

@@ -115,6 +115,8 @@ func datePart(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		v = float64((year + 99) / 100)
 	case "millennium":
 		v = float64((year + 999) / 1000)
+	case "julian":
+		v = float64(julianDay(ts)) + float64(clockMicros(ts))/86_400e6
 	case "timezone", "timezone_hour", "timezone_minute":
 		if t[1] != tTimestamptz {
 			return null, unitError(field, t[1])
@@ -141,6 +143,22 @@ func extract(ev *evaluator, a []Value, t []uint32) (Value, error) {
 			return null, err
 		}
 		return timeOfDayPart(field, us, true)
+	}
+	if field == "julian" && t[1] != tDate {
+		// The day's number plus its fraction, divided as numerics divide.
+		ts, err := ev.localTime(a[1], t[1])
+		if err != nil {
+			return null, err
+		}
+		frac, err := numericFromInt(clockMicros(ts)).div(numericFromInt(86_400_000_000))
+		if err != nil {
+			return null, err
+		}
+		n, err := numericArith("+", numericFromInt(julianDay(ts)), frac)
+		if err != nil {
+			return null, err
+		}
+		return numericV(n), nil
 	}
 	scale := map[string]int32{"epoch": 6, "second": 6, "milliseconds": 3}[field]
 	if scale == 0 || t[1] == tDate {
@@ -261,4 +279,10 @@ func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", a[0].s, formatType(typ, -1))
 	}
 	return timeValue(instantIfZoned(out, typ), typ), nil
+}
+
+// julianDay is the Julian day number of t's date (its wall date): days
+// since 24 November 4714 BC in the proleptic Gregorian calendar.
+func julianDay(t time.Time) int64 {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix()/86400 + 2_440_588
 }

@@ -256,8 +256,12 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 		return matchExpr(op, l, r), nil
 	case "||":
 		return b.concatExpr(l, r), nil
-	case "^":
-		e, err := b.applyBuiltin("power", funcs["power"], []*cexpr{l, r}, pos)
+	case "^", "^@":
+		name := map[string]string{"^": "power", "^@": "starts_with"}[op]
+		if op == "^@" && (l.typ != tText && !l.untyped || r.typ != tText && !r.untyped) {
+			return nil, noOperator(pos, l.typ, op, r.typ)
+		}
+		e, err := b.applyBuiltin(name, funcs[name], []*cexpr{l, r}, pos)
 		if e != nil {
 			e.name = "?column?"
 		}
@@ -385,6 +389,19 @@ func (b *binder) concatExpr(l, r *cexpr) *cexpr {
 			return arrayV(out), nil
 		}}
 	}
+	if l.typ == tBytea && (r.typ == tBytea || r.untyped) || r.typ == tBytea && l.untyped {
+		l, r = b.coerce(l, tBytea), b.coerce(r, tBytea)
+		return &cexpr{typ: tBytea, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, y, err := eval2(ev, e, l, r)
+			if err != nil || x.isNull() || y.isNull() {
+				return null, err
+			}
+			if len(x.s)+len(y.s) > 2*maxRepeatBytes {
+				return null, textTooLong(len(x.s)/2, len(y.s)/2)
+			}
+			return textV(x.s + strings.TrimPrefix(y.s, `\x`)), nil // byteaV's \x hex, appended
+		}}
+	}
 	lt, rt := l.typ, r.typ
 	return &cexpr{typ: tText, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		x, y, err := eval2(ev, e, l, r)
@@ -430,18 +447,22 @@ func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 		}
 		xf, _ := x.asFloat()
 		yf, _ := y.asFloat()
+		infIn := math.IsInf(xf, 0) || math.IsInf(yf, 0)
+		if typ == tFloat4 && op != "%" { // real arithmetic rounds to real
+			return float4Arith(op, float32(xf), float32(yf), infIn)
+		}
 		switch op {
 		case "+":
-			return floatV(xf + yf), nil
+			return floatResult(xf+yf, infIn, true)
 		case "-":
-			return floatV(xf - yf), nil
+			return floatResult(xf-yf, infIn, true)
 		case "*":
-			return floatV(xf * yf), nil
+			return floatResult(xf*yf, infIn, xf == 0 || yf == 0)
 		case "/":
 			if yf == 0 { // found running, as PostgreSQL's: no position
 				return null, errorf(CodeDivisionByZero, noPos, "division by zero")
 			}
-			return floatV(xf / yf), nil
+			return floatResult(xf/yf, math.IsInf(xf, 0), xf == 0 || math.IsInf(yf, 0))
 		case "%":
 			return floatV(math.Mod(xf, yf)), nil
 		}
@@ -449,11 +470,46 @@ func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 	}}, nil
 }
 
+// float4Arith is a real operator, computed in single precision.
+func float4Arith(op string, x, y float32, infIn bool) (Value, error) {
+	var r float32
+	zeroIn := x == 0 || y == 0
+	switch op {
+	case "+":
+		r, zeroIn = x+y, true
+	case "-":
+		r, zeroIn = x-y, true
+	case "*":
+		r = x * y
+	case "/":
+		if y == 0 {
+			return null, errorf(CodeDivisionByZero, noPos, "division by zero")
+		}
+		r, infIn, zeroIn = x/y, math.IsInf(float64(x), 0), x == 0 || math.IsInf(float64(y), 0)
+	}
+	return floatResult(float64(r), infIn, zeroIn)
+}
+
+// floatResult is a float8 operator's result, checked as PostgreSQL's
+// check_float8_val checks it: infinite from finite operands is an
+// overflow, zero from nonzero ones an underflow (22003).
+func floatResult(r float64, infIn, zeroIn bool) (Value, error) {
+	switch {
+	case math.IsInf(r, 0) && !infIn:
+		return null, errorf(CodeOutOfRange, noPos, "value out of range: overflow")
+	case r == 0 && !zeroIn:
+		return null, errorf(CodeOutOfRange, noPos, "value out of range: underflow")
+	}
+	return floatV(r), nil
+}
+
 // arithType is the type of an arithmetic result: float8 when either
 // operand is a float (numeric converts to float8 implicitly), else numeric
 // when either is, else the wider integer.
 func arithType(a, b uint32) uint32 {
 	switch {
+	case a == tFloat4 && b == tFloat4:
+		return tFloat4
 	case kindOf(a) == kFloat || kindOf(b) == kFloat:
 		return tFloat8
 	case a == tNumeric || b == tNumeric:

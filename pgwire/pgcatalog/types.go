@@ -40,6 +40,7 @@ const (
 	tAnyArray     = 2277
 	tVoid         = 2278
 	tJSONB        = 3802
+	tUUID         = 2950
 	tRegnamespace = 4089
 	tRegrole      = 4096
 	tBoolArray    = 1000
