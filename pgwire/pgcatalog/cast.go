@@ -39,6 +39,13 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if to == tUUID && v.k == kText {
 		return uuidIn(v.s)
 	}
+	if to == tJSONPath && from != tJSONPath {
+		path, err := parseJSONPath(ev.text(v, from))
+		if err != nil {
+			return null, err
+		}
+		return textV(path.String()), nil
+	}
 	if isTextType(to) && v.k == kBool { // boolean's cast to text spells it out
 		return textV(strconv.FormatBool(v.b)), nil
 	}

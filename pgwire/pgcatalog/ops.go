@@ -238,8 +238,14 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 	if e, ok := b.jsonOp(op, l, r); ok {
 		return e, nil
 	}
+	if e, ok := b.jsonPathOp(op, l, r); ok {
+		return e, nil
+	}
 	switch op {
 	case "=", "<>", "!=", "<", ">", "<=", ">=":
+		if l.typ == tJSONPath || r.typ == tJSONPath { // jsonpath has no comparison operators
+			return nil, noOperator(pos, l.typ, op, r.typ)
+		}
 		if l.typ == tInterval || r.typ == tInterval {
 			return intervalCmp(op, b.coerce(l, tInterval), b.coerce(r, tInterval)), nil
 		}

@@ -41,6 +41,7 @@ const (
 	tVoid         = 2278
 	tJSONB        = 3802
 	tUUID         = 2950
+	tJSONPath     = 4072
 	tRegnamespace = 4089
 	tRegrole      = 4096
 	tBoolArray    = 1000

@@ -115,6 +115,8 @@ var builtinTypes = []pgType{
 	{3831, "anyrange", -1, false, 'p', 'P', 0, 0, "anyrange_in", "anyrange_out", "", "", 'd', 'x', 0, "anyrange"},
 	{3838, "event_trigger", 4, true, 'p', 'P', 0, 0, "event_trigger_in", "event_trigger_out", "", "", 'i', 'p', 0, "event_trigger"},
 	{3904, "int4range", -1, false, 'r', 'R', 0, 3905, "range_in", "range_out", "range_recv", "range_send", 'i', 'x', 0, "int4range"},
+	{4072, "jsonpath", -1, false, 'b', 'U', 0, 4073, "jsonpath_in", "jsonpath_out", "jsonpath_recv", "jsonpath_send", 'i', 'x', 0, "jsonpath"},
+	{4073, "_jsonpath", -1, false, 'b', 'A', 4072, 0, "array_in", "array_out", "array_recv", "array_send", 'i', 'x', 0, "jsonpath[]"},
 	{4089, "regnamespace", 4, true, 'b', 'N', 0, 4090, "regnamespacein", "regnamespaceout", "regnamespacerecv", "regnamespacesend", 'i', 'p', 0, "regnamespace"},
 	{4090, "_regnamespace", -1, false, 'b', 'A', 4089, 0, "array_in", "array_out", "array_recv", "array_send", 'i', 'x', 0, "regnamespace[]"},
 	{4096, "regrole", 4, true, 'b', 'N', 0, 4097, "regrolein", "regroleout", "regrolerecv", "regrolesend", 'i', 'p', 0, "regrole"},
