@@ -611,7 +611,7 @@ func (x *jpEval) method(name string, it *jsonNode) ([]*jsonNode, error) {
 		case jsonString:
 			var err error
 			if f, err = strconv.ParseFloat(strings.TrimSpace(it.str), 64); err != nil {
-				return nil, jpErrorf("22038", "numeric argument of jsonpath item method .double() is out of range for type double precision")
+				return nil, jpErrorf("22038", "string argument of jsonpath item method .double() is not a valid representation of a double precision number")
 			}
 		default:
 			return nil, jpErrorf("2203C", "jsonpath item method .double() can only be applied to a string or numeric value")

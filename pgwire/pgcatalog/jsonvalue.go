@@ -271,7 +271,17 @@ func (p *jsonParser) number() (*jsonNode, error) {
 			return nil, p.fail()
 		}
 	}
-	return &jsonNode{kind: jsonNumber, str: p.s[start:p.i]}, nil
+	text := p.s[start:p.i]
+	if p.jsonb && (strings.ContainsAny(text, "eE") || strings.HasPrefix(text, "-0") && strings.Trim(text, "-0.") == "") {
+		// jsonb keeps a numeric: 1e2 is 100, -0 is 0, as numeric_out
+		// prints them. Other numbers print as written.
+		n, err := parseNumeric(text)
+		if err != nil {
+			return nil, err
+		}
+		text = n.String()
+	}
+	return &jsonNode{kind: jsonNumber, str: text}, nil
 }
 
 // string reads a string literal at p.i and returns its decoded text. Like
