@@ -21,10 +21,13 @@ const (
 	defaultColl   = 100
 	// userOIDBase starts the range where table OIDs are hashed; each table
 	// takes a slot of oidSlot consecutive OIDs (table, primary-key index,
-	// primary-key constraint).
+	// primary-key constraint, row type).
 	userOIDBase = 1 << 30
 	oidSlot     = 4
-	oidSlots    = 1 << 26
+	// rowTypeOffset places a table's row type (pg_type, typtype 'c') in its
+	// slot.
+	rowTypeOffset = 3
+	oidSlots      = 1 << 26
 )
 
 type namespace struct {

@@ -114,8 +114,8 @@
 // per run (once streamed, then once whole if it is read again).
 // C2: a table's OID is a hash of its name into [1<<30, 1<<30 + 1<<28),
 // probed forward in name order on collision, so OIDs are stable across
-// statements while the set of tables is; the table's index and constraint
-// take the next two OIDs.
+// statements while the set of tables is; the table's index, constraint
+// and row type take the next three OIDs.
 // C3: prepared statements hold no catalog data beyond the shapes of the
 // Shale tables they read (checked by Run); Run and Open may be called
 // concurrently and after catalog changes.

@@ -72,7 +72,11 @@ func classRows(s *snapshot, b *rowBuilder) {
 		case 'v':
 			am = 0
 		}
-		b.add("oid", r.oid, "relname", r.name, "relnamespace", r.nsp, "relowner", uint32(roleOID),
+		var rowType uint32
+		if r.table != nil {
+			rowType = r.oid + rowTypeOffset
+		}
+		b.add("oid", r.oid, "relname", r.name, "relnamespace", r.nsp, "reltype", rowType, "relowner", uint32(roleOID),
 			"relam", am, "relfilenode", r.oid, "relpages", relPages(r), "reltuples", float64(-1), "relhasindex", len(r.pkey) > 0,
 			"relpersistence", "p", "relkind", string(r.kind), "relnatts", len(r.cols),
 			"relispopulated", true, "relreplident", replident(r))

@@ -17,6 +17,19 @@ func typeRows(s *snapshot, b *rowBuilder) {
 			"typoutput", procOID(t.output), "typreceive", procOID(t.receive), "typsend", procOID(t.send), "typalign", string(t.align), "typstorage", string(t.storage),
 			"typtypmod", -1, "typcollation", t.collation, "typdefault", nil)
 	}
+	// Each table's row type, as PostgreSQL makes one for every table
+	// (pgJDBC's getUDTs lists them). Shale makes no array type of it.
+	for _, r := range s.rels {
+		if r.table == nil {
+			continue
+		}
+		b.add("oid", r.oid+rowTypeOffset, "typname", r.name, "typnamespace", r.nsp, "typowner", uint32(roleOID),
+			"typlen", -1, "typbyval", false, "typtype", "c", "typcategory", "C", "typispreferred", false,
+			"typisdefined", true, "typdelim", ",", "typrelid", r.oid, "typelem", uint32(0), "typarray", uint32(0),
+			"typinput", procOID("record_in"), "typoutput", procOID("record_out"), "typreceive", procOID("record_recv"),
+			"typsend", procOID("record_send"), "typalign", "d", "typstorage", "x", "typtypmod", -1,
+			"typcollation", uint32(0), "typdefault", nil)
+	}
 }
 
 var preferredTypes = map[uint32]bool{tBool: true, tText: true, tOid: true, tFloat8: true, tTimestamptz: true, 1186: true}
