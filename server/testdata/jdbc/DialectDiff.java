@@ -45,6 +45,25 @@ public class DialectDiff {
                     }
                 }
             }
+            // DatabaseMetaData over pg_proc and pg_type: a built-in
+            // function's versions and arguments, and the tables' row types.
+            DatabaseMetaData md = c.getMetaData();
+            dump("functions", md.getFunctions(null, "pg_catalog", "upper"), 2, 3, 5, 6);
+            dump("functionColumns", md.getFunctionColumns(null, "pg_catalog", "substr", "%"), 3, 4, 5, 6, 7, 13, 17);
+            dump("udts", md.getUDTs(null, "public", "%", null), 2, 3, 5);
+            dump("procedures", md.getProcedures(null, "public", "%"), 2, 3);
         }
+    }
+
+    static void dump(String what, ResultSet rs, int... cols) throws SQLException {
+        StringBuilder sb = new StringBuilder(what + ":");
+        while (rs.next()) {
+            sb.append(" [");
+            for (int i = 0; i < cols.length; i++) {
+                sb.append(i > 0 ? "|" : "").append(rs.getString(cols[i]));
+            }
+            sb.append("]");
+        }
+        System.out.println(sb);
     }
 }
