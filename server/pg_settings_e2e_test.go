@@ -49,6 +49,19 @@ func TestPGSettingsAgree(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("pg_settings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// A setting with a unit shows as a number of it, as in PostgreSQL.
+	if _, err := c.Exec(ctx, "SET statement_timeout = '5s'"); err != nil {
+		t.Fatal(err)
+	}
+	var mem, timeout, memUnit string
+	if err := c.QueryRow(ctx, `SELECT (SELECT setting FROM pg_settings WHERE name = 'work_mem'),
+		(SELECT unit FROM pg_settings WHERE name = 'work_mem'),
+		(SELECT setting FROM pg_settings WHERE name = 'statement_timeout')`).Scan(&mem, &memUnit, &timeout); err != nil {
+		t.Fatal(err)
+	}
+	if mem != "4096" || memUnit != "kB" || timeout != "5000" {
+		t.Errorf("work_mem %s %s, statement_timeout %s: want 4096 kB and 5000", mem, memUnit, timeout)
+	}
 	for _, name := range []string{"lc_collate", "transaction_read_only", "default_transaction_read_only", "server_version", "is_superuser"} {
 		var show, current, table string
 		if err := c.QueryRow(ctx, "SHOW "+name).Scan(&show); err != nil {

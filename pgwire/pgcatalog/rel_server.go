@@ -1,6 +1,11 @@
 package pgcatalog
 
-import "time"
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
 
 func init() {
 	rowFuncs["pg_catalog.pg_database"] = databaseRows
@@ -68,6 +73,7 @@ func settingsRows(s *snapshot, b *rowBuilder) {
 		if def.context == "internal" {
 			def.bootVal = v
 		}
+		v = inBaseUnit(v, def.unit)
 		source := s.sess.Sources[n]
 		if source == "" || source == "default" {
 			source = "default"
@@ -84,6 +90,42 @@ func settingsRows(s *snapshot, b *rowBuilder) {
 			"vartype", def.vartype, "source", source, "min_val", nullIfEmpty(def.minVal), "max_val", nullIfEmpty(def.maxVal),
 			"enumvals", enum, "boot_val", def.bootVal, "reset_val", v, "pending_restart", false)
 	}
+}
+
+// inBaseUnit is a setting as pg_settings shows one with a unit: a number
+// of that unit (work_mem 4MB is 4096 kB; statement_timeout 5s is 5000 ms).
+// A value that does not read so is shown as it is.
+func inBaseUnit(v, unit string) string {
+	switch unit {
+	case "kB":
+		if kb, ok := ParseMemory(v); ok {
+			return strconv.FormatInt(kb, 10)
+		}
+	case "ms":
+		if ms, ok := parseMillis(v); ok {
+			return strconv.FormatInt(ms, 10)
+		}
+	}
+	return v
+}
+
+// parseMillis reads a time setting as PostgreSQL does: a number with an
+// optional unit (us, ms, s, min, h, d; ms when none).
+func parseMillis(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || i == 0 && s[i] == '-') {
+		i++
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	per, ok := map[string]float64{"": 1, "us": 0.001, "ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}[strings.TrimSpace(s[i:])]
+	if !ok {
+		return 0, false
+	}
+	return int64(math.Round(float64(n) * per)), true
 }
 
 // settingDef is pg_settings' description of a parameter.
