@@ -239,16 +239,8 @@ func jpQuoted(s string) (string, int, error) {
 			break
 		}
 		switch s[i] {
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
+		case 'b', 'f', 'n', 'r', 't':
+			b.WriteByte(controlEscapes[s[i]])
 		case 'v':
 			b.WriteByte('\v')
 		case 'x':

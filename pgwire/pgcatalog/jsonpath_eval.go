@@ -286,30 +286,47 @@ func (x *jpEval) compare(e *jpExpr, cur *jsonNode) (jpTruth, error) {
 	if err != nil {
 		return x.unknown(err)
 	}
-	found, unknown := false, false
+	var some jpSome
 	for _, l := range ls {
 		for _, r := range rs {
-			switch jpCompareItems(e.op, l, r) {
-			case jpUnknown:
-				if x.strict {
-					return jpUnknown, nil
-				}
-				unknown = true
-			case jpTrue:
-				if !x.strict {
-					return jpTrue, nil
-				}
-				found = true
+			if t, done := some.add(jpCompareItems(e.op, l, r), x.strict); done {
+				return t, nil
 			}
 		}
 	}
-	switch {
-	case found:
-		return jpTrue, nil
-	case unknown:
-		return jpUnknown, nil
+	return some.result(), nil
+}
+
+// jpSome folds a predicate's results over a sequence, as PostgreSQL's
+// executePredicate does: true when one is true (lax mode stops there),
+// else unknown when one is unknown (strict mode stops there), else false.
+type jpSome struct{ found, unknown bool }
+
+// add folds in one result; done says the predicate is decided, as t.
+func (s *jpSome) add(t jpTruth, strict bool) (_ jpTruth, done bool) {
+	switch t {
+	case jpUnknown:
+		if strict {
+			return jpUnknown, true
+		}
+		s.unknown = true
+	case jpTrue:
+		if !strict {
+			return jpTrue, true
+		}
+		s.found = true
 	}
-	return jpFalse, nil
+	return jpFalse, false
+}
+
+func (s *jpSome) result() jpTruth {
+	switch {
+	case s.found:
+		return jpTrue
+	case s.unknown:
+		return jpUnknown
+	}
+	return jpFalse
 }
 
 func jpCompareItems(op string, a, b *jsonNode) jpTruth {
@@ -377,13 +394,12 @@ func (x *jpEval) stringPred(e *jpExpr, cur *jsonNode) (jpTruth, error) {
 		}
 		prefix = rs[0].str
 	}
-	found, unknown := false, false
+	var some jpSome
 	for _, l := range ls {
 		if l.kind != jsonString {
-			if x.strict {
-				return jpUnknown, nil
+			if t, done := some.add(jpUnknown, x.strict); done {
+				return t, nil
 			}
-			unknown = true
 			continue
 		}
 		var ok bool
@@ -406,20 +422,11 @@ func (x *jpEval) stringPred(e *jpExpr, cur *jsonNode) (jpTruth, error) {
 			}
 			ok = re.MatchString(l.str)
 		}
-		if ok {
-			if !x.strict {
-				return jpTrue, nil
-			}
-			found = true
+		if t, done := some.add(jpTruthOf(ok), x.strict); done {
+			return t, nil
 		}
 	}
-	switch {
-	case found:
-		return jpTrue, nil
-	case unknown:
-		return jpUnknown, nil
-	}
-	return jpFalse, nil
+	return some.result(), nil
 }
 
 // literalPattern escapes a like_regex pattern flagged q (literal).

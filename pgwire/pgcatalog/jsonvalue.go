@@ -55,6 +55,10 @@ func parseJSON(text string, jsonb bool) (*jsonNode, error) {
 	return n, nil
 }
 
+// controlEscapes are the one-letter escapes of control characters JSON
+// strings share with jsonpath's: \b \f \n \r \t.
+var controlEscapes = [256]byte{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
 // maxJSONDepth bounds nesting, as PostgreSQL's stack depth check does.
 const maxJSONDepth = 1000
 
@@ -307,20 +311,12 @@ func (p *jsonParser) string() (string, error) {
 		}
 		esc := p.s[p.i+1]
 		p.i += 2
-		switch esc {
-		case '"', '\\', '/':
+		switch {
+		case esc == '"' || esc == '\\' || esc == '/':
 			b.WriteByte(esc)
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
+		case controlEscapes[esc] != 0:
+			b.WriteByte(controlEscapes[esc])
+		case esc == 'u':
 			r, ok := p.hex4()
 			if !ok {
 				return "", p.fail()
