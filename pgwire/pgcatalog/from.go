@@ -378,26 +378,87 @@ func (b *binder) bindUsing(names []string, p *joinPlan, nl int) ([]*conj, error)
 // a level without columns above which their references resolve: the
 // enclosing query's, or for a lateral call, the FROM items before it.
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, argScope *scope) (*funcScanPlan, error) {
-	if len(rf.Functions) != 1 || rf.IsRowsfrom {
-		return nil, errorf(CodeNotSupported, noPos, "ROWS FROM with several functions is not supported in catalog queries")
+	if rf.IsRowsfrom && len(rf.Functions) > 1 && len(rf.Coldeflist) > 0 {
+		e := errorf(CodeSyntax, coldefListPos(rf.Coldeflist), "ROWS FROM() with multiple functions cannot have a column definition list")
+		e.Hint = "Put a separate column definition list for each function inside ROWS FROM()."
+		return nil, e
 	}
-	items := rf.Functions[0].GetList().GetItems()
-	fc := items[0].GetFuncCall()
-	if fc == nil {
-		return nil, errorf(CodeNotSupported, noPos, "unsupported function in FROM")
+	var calls []*fromCall
+	for _, fn := range rf.Functions {
+		items := fn.GetList().GetItems()
+		fc := items[0].GetFuncCall()
+		if fc == nil {
+			return nil, errorf(CodeNotSupported, noPos, "unsupported function in FROM")
+		}
+		coldefs := rf.Coldeflist
+		if rf.IsRowsfrom && len(items) > 1 {
+			coldefs = items[1].GetList().GetItems() // ROWS FROM (f() AS (a int))
+		}
+		c, err := b.bindFromCall(fc, coldefs, rf.Ordinality && !rf.IsRowsfrom, argScope)
+		if err != nil {
+			return nil, err
+		}
+		calls = append(calls, c)
 	}
+	c := calls[0]
+	alias := c.name
+	if len(calls) > 1 {
+		c, alias = rowsFrom(calls), "rows_from"
+	}
+	p := &funcScanPlan{srf: c.def, args: c.args, ordinality: rf.Ordinality}
+	var colnames []string
+	if rf.Alias != nil {
+		alias, colnames = rf.Alias.Aliasname, strs(rf.Alias.Colnames)
+	}
+	for _, col := range c.columns() {
+		if c.def.fields == nil && rf.Alias != nil {
+			col.name = alias // a scalar function's column takes the alias
+		}
+		p.cols = append(p.cols, scopeCol{rel: alias, name: col.name, typ: col.typ})
+	}
+	if rf.Ordinality {
+		p.cols = append(p.cols, scopeCol{rel: alias, name: "ordinality", typ: tInt8})
+	}
+	for i := range p.cols {
+		if i < len(colnames) {
+			p.cols[i].name = colnames[i]
+		}
+	}
+	return p, nil
+}
+
+// fromCall is a function call in FROM, bound: its set-returning form and
+// its arguments.
+type fromCall struct {
+	name string
+	def  *srfDef
+	args []*cexpr
+}
+
+// columns are the call's result columns: a record's fields, or one column
+// named after the function.
+func (c *fromCall) columns() []colDef {
+	if c.def.fields != nil {
+		return c.def.fields
+	}
+	return []colDef{{c.name, c.def.ret(argTypes(c.args))}}
+}
+
+// bindFromCall binds one function of FROM, with its column definition
+// list (required for a function returning record, refused for others).
+func (b *binder) bindFromCall(fc *pg_query.FuncCall, coldefs []*pg_query.Node, ordinality bool, argScope *scope) (*fromCall, error) {
 	name := lastName(fc.Funcname)
 	def, ok := srfs[name]
 	if build, isRecord := recordSRFs[name]; isRecord {
-		if len(rf.Coldeflist) == 0 {
+		if len(coldefs) == 0 {
 			return nil, errorf(CodeSyntax, fc.Location, "a column definition list is required for functions returning \"record\"")
 		}
-		if rf.Ordinality {
-			e := errorf(CodeSyntax, coldefListPos(rf.Coldeflist), "WITH ORDINALITY cannot be used with a column definition list")
+		if ordinality {
+			e := errorf(CodeSyntax, coldefListPos(coldefs), "WITH ORDINALITY cannot be used with a column definition list")
 			e.Hint = "Put the column definition list inside ROWS FROM()."
 			return nil, e
 		}
-		cols, err := columnDefinitions(rf.Coldeflist)
+		cols, err := columnDefinitions(coldefs)
 		if err != nil {
 			return nil, err
 		}
@@ -415,11 +476,11 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, argScope *scope) 
 		}
 		def = scalarAsSRF(f)
 	}
-	if _, isRecord := recordSRFs[name]; !isRecord && len(rf.Coldeflist) > 0 {
+	if _, isRecord := recordSRFs[name]; !isRecord && len(coldefs) > 0 {
 		if def.fields != nil {
-			return nil, errorf(CodeSyntax, coldefListPos(rf.Coldeflist), "a column definition list is redundant for a function with OUT parameters")
+			return nil, errorf(CodeSyntax, coldefListPos(coldefs), "a column definition list is redundant for a function with OUT parameters")
 		}
-		return nil, errorf(CodeSyntax, coldefListPos(rf.Coldeflist), "a column definition list is only allowed for functions returning \"record\"")
+		return nil, errorf(CodeSyntax, coldefListPos(coldefs), "a column definition list is only allowed for functions returning \"record\"")
 	}
 	args, err := b.bindArgs(fc.Args, argScope)
 	if err != nil {
@@ -434,30 +495,47 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, argScope *scope) 
 		return nil, err
 	}
 	def.coerceUntyped(b, args, 0)
-	p := &funcScanPlan{srf: def, args: args, ordinality: rf.Ordinality}
-	alias := name
-	var colnames []string
-	if rf.Alias != nil {
-		alias, colnames = rf.Alias.Aliasname, strs(rf.Alias.Colnames)
+	return &fromCall{name: name, def: def, args: args}, nil
+}
+
+// rowsFrom is ROWS FROM (f(...), g(...)): the functions' rows side by
+// side, as many as the longest gives, the shorter ones' columns NULL.
+func rowsFrom(calls []*fromCall) *fromCall {
+	var fields []colDef
+	var args []*cexpr
+	for _, c := range calls {
+		fields = append(fields, c.columns()...)
+		args = append(args, c.args...)
 	}
-	if def.fields != nil {
-		for _, f := range def.fields {
-			p.cols = append(p.cols, scopeCol{rel: alias, name: f.name, typ: f.typ})
-		}
-	} else {
-		colName := name
-		if rf.Alias != nil {
-			colName = alias
-		}
-		p.cols = append(p.cols, scopeCol{rel: alias, name: colName, typ: def.ret(argTypes(args))})
-	}
-	if rf.Ordinality {
-		p.cols = append(p.cols, scopeCol{rel: alias, name: "ordinality", typ: tInt8})
-	}
-	for i := range p.cols {
-		if i < len(colnames) {
-			p.cols[i].name = colnames[i]
-		}
-	}
-	return p, nil
+	def := &srfDef{min: len(args), max: len(args), retType: tRecord, ret: constType(tRecord), fields: fields,
+		call: func(ev *evaluator, a []Value, t []uint32) ([]Value, error) {
+			results := make([][]Value, len(calls))
+			n, off := 0, 0
+			for i, c := range calls {
+				k := len(c.args)
+				vals, err := c.def.call(ev, a[off:off+k], t[off:off+k])
+				if err != nil {
+					return nil, err
+				}
+				off += k
+				results[i], n = vals, max(n, len(vals))
+			}
+			out := make([]Value, n)
+			for r := range out {
+				row := make([]Value, 0, len(fields))
+				for i, c := range calls {
+					switch {
+					case r >= len(results[i]):
+						row = append(row, make([]Value, len(c.columns()))...)
+					case c.def.fields != nil:
+						row = append(row, results[i][r].a...)
+					default:
+						row = append(row, results[i][r])
+					}
+				}
+				out[r] = Value{k: kRecord, a: row}
+			}
+			return out, nil
+		}}
+	return &fromCall{name: "rows_from", def: def, args: args}
 }

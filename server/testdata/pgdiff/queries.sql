@@ -504,6 +504,15 @@ SELECT a._key, jsonb_path_query_array(a.stats_summary, '$.* ? (@ like_regex "^[0
 SELECT device_id, jsonb_path_query(stats, '$.battery ? (@ < 50)') FROM public.readings ORDER BY 1, 2;
 SELECT jsonb_path_query('{"a": {"b": {"a": 2}, "a": 1}}', '$.**.a'), 3;
 SELECT '1e2'::jsonb, '{"a": 1.0E+1, "b": -0, "c": 0.00001e-2, "e": -0.00, "f": -0.5}'::jsonb, '[1e-7]'::jsonb -> 0, ('1e2'::jsonb)::text, '1e2'::json, '[1e2]'::jsonb @> '[100]';
+SELECT * FROM ROWS FROM (generate_series(1,2), unnest(ARRAY['x','y','z'])) AS r(a, b);
+SELECT * FROM ROWS FROM (generate_series(1,2), generate_series(1,3));
+SELECT * FROM ROWS FROM (generate_series(1,2), generate_series(1,3)) AS x;
+SELECT * FROM ROWS FROM (generate_series(1,2), generate_series(1,3)) WITH ORDINALITY AS x(a, b, n);
+SELECT * FROM ROWS FROM (jsonb_to_record('{"a": 1, "b": "x"}') AS (a int, b text), generate_series(5, 6));
+SELECT * FROM ROWS FROM (jsonb_each('{"k": 1, "j": 2}'), unnest(ARRAY[true]));
+SELECT * FROM ROWS FROM (json_to_record('{"a": 1}') AS (a int)) WITH ORDINALITY;
+SELECT * FROM ROWS FROM (generate_series(1, 2)) AS g;
+SELECT r.device_id, s.n FROM public.readings r, ROWS FROM (generate_series(1, 2)) AS s(n) WHERE r.device_id = 'a0b81f74' ORDER BY 1, 2 LIMIT 3;
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
