@@ -41,8 +41,12 @@
 //
 // Beyond joins the engine has what analysts' queries use: subqueries (row
 // IN too), LATERAL (lateralPlan in from.go), WITH RECURSIVE, set
-// operations, DISTINCT ON, GROUP BY with grouping sets (grouping.go) and
-// window functions over named windows and frames (window.go).
+// operations, DISTINCT ON, GROUP BY with grouping sets (grouping.go),
+// window functions over named windows and frames (window.go), functions
+// in FROM with column definition lists and ROWS FROM (from.go,
+// json_records.go), and jsonpath over jsonb (jsonpath.go parses and prints
+// a path, jsonpath_eval.go evaluates it, funcs_jsonpath.go has @?, @@ and
+// the jsonb_path_* functions).
 //
 // Values (value.go) are a small tagged union: NULL, bool, integer (int2/4/8,
 // oid and the reg* types), float, numeric (an exact decimal held as its
@@ -58,7 +62,12 @@
 // relkind 'r' in public, with their columns and a primary-key index
 // <table>_pkey plus its constraint. The emulated relations themselves
 // appear in pg_class and pg_attribute, so 'pg_class'::regclass and
-// \d pg_class work. pg_description holds the schemas' and the built-in functions' comments (Shale keeps no others).
+// \d pg_class work. Each table also has its row type in pg_type. pg_proc
+// (procs.go) and pg_settings (settingsRows) hold PostgreSQL 15's own rows
+// and descriptions for what Shale evaluates and keeps, transcribed by
+// scripts/gen-pg-catalog.sh into proc_data.go and settings_data.go.
+// pg_description holds the schemas', the built-in functions' and the
+// types' comments (Shale keeps no others).
 //
 // # Shale tables
 //
