@@ -93,6 +93,9 @@ type spillSorter struct {
 	off      int64
 	runs     []spillRun
 	enc      []byte
+	// spilledBytes and spilledRows measure the rows written to runs (by
+	// rowSize), for the merge's fan-in.
+	spilledBytes, spilledRows int64
 }
 
 // spillRun is one sorted run: a byte range of the file.
@@ -120,19 +123,49 @@ func (s *spillSorter) spill() error {
 	sortRows(s.buf, s.keys)
 	start := s.off
 	for _, row := range s.buf {
-		s.enc = appendRow(s.enc[:0], row)
-		n, err := s.w.Write(s.enc)
-		s.off += int64(n)
-		if err != nil {
-			return errorf(CodeIOError, noPos, "could not write temporary sort file: %v", err)
+		if err := s.writeRow(row); err != nil {
+			return err
 		}
 	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	s.runs = append(s.runs, spillRun{start, s.off})
+	s.spilledBytes += s.bufBytes
+	s.spilledRows += int64(len(s.buf))
+	s.buf, s.bufBytes = nil, 0
+	return nil
+}
+
+func (s *spillSorter) writeRow(row []Value) error {
+	s.enc = appendRow(s.enc[:0], row)
+	n, err := s.w.Write(s.enc)
+	s.off += int64(n)
+	if err != nil {
+		return errorf(CodeIOError, noPos, "could not write temporary sort file: %v", err)
+	}
+	return nil
+}
+
+func (s *spillSorter) flush() error {
 	if err := s.w.Flush(); err != nil {
 		return errorf(CodeIOError, noPos, "could not write temporary sort file: %v", err)
 	}
-	s.runs = append(s.runs, spillRun{start, s.off})
-	s.buf, s.bufBytes = nil, 0
 	return nil
+}
+
+// maxFanIn bounds the runs one merge reads at once. Each holds a read
+// buffer and its current row, so the fan-in is also kept to as many rows
+// as work_mem holds (at least 8): more runs than that are merged in
+// passes into longer runs written after them (as PostgreSQL's tape sort
+// merges), and a table of wide rows sorted in a small work_mem does not
+// hold a row per run.
+var maxFanIn = 512
+
+// fanIn is how many runs a merge reads at once.
+func (s *spillSorter) fanIn() int {
+	rows := s.budget / max(s.spilledBytes/max(s.spilledRows, 1), 1)
+	return int(min(max(rows, 8), int64(maxFanIn)))
 }
 
 // iter returns the sorted rows: the buffer alone when nothing spilled,
@@ -145,19 +178,75 @@ func (s *spillSorter) iter() (rowIter, error) {
 	if traceSpill != nil {
 		traceSpill(len(s.runs))
 	}
+	for len(s.runs)+1 > s.fanIn() { // the buffer takes a place in the last merge
+		if err := s.mergePass(); err != nil {
+			return nil, err
+		}
+	}
+	return s.openMerge(s.runs, true)
+}
+
+// openMerge merges runs, in order (earlier runs first among equal rows),
+// and after them the buffer when withBuf.
+func (s *spillSorter) openMerge(runs []spillRun, withBuf bool) (*mergeIter, error) {
+	n := int64(len(runs))
+	if withBuf {
+		n++
+	}
 	// The runs' read buffers share the budget, within 4kB to 64kB each.
-	size := int(min(max(s.budget/int64(len(s.runs)+1), 4<<10), 64<<10))
+	size := int(min(max(s.budget/n, 4<<10), 64<<10))
 	m := &mergeIter{h: runHeap{keys: s.keys}}
-	for i, r := range s.runs {
+	for i, r := range runs {
 		src := &runReader{r: bufio.NewReaderSize(io.NewSectionReader(s.file, r.start, r.end-r.start), size)}
 		if err := m.push(src, i); err != nil {
 			return nil, err
 		}
 	}
-	if err := m.push(&sliceIter{rows: s.buf}, len(s.runs)); err != nil {
-		return nil, err
+	if withBuf {
+		if err := m.push(&sliceIter{rows: s.buf}, len(runs)); err != nil {
+			return nil, err
+		}
 	}
 	return m, nil
+}
+
+// mergePass merges the runs maxFanIn at a time, each group into one run
+// written at the end of the file, in the groups' order.
+func (s *spillSorter) mergePass() error {
+	var next []spillRun
+	fanIn := s.fanIn()
+	for i := 0; i < len(s.runs); i += fanIn {
+		group := s.runs[i:min(i+fanIn, len(s.runs))]
+		if len(group) == 1 {
+			next = append(next, group[0])
+			continue
+		}
+		m, err := s.openMerge(group, false)
+		if err != nil {
+			return err
+		}
+		start := s.off
+		for {
+			row, err := m.next()
+			if err == nil && row != nil {
+				err = s.writeRow(row)
+			}
+			if err != nil {
+				m.close()
+				return err
+			}
+			if row == nil {
+				break
+			}
+		}
+		m.close()
+		if err := s.flush(); err != nil {
+			return err
+		}
+		next = append(next, spillRun{start, s.off})
+	}
+	s.runs = next
+	return nil
 }
 
 func (s *spillSorter) close() {

@@ -16,7 +16,18 @@ import (
 // the order a stable in-memory sort gives: by the ORDER BY keys, equal
 // rows in input order. A hidden sort column (ORDER BY an expression not
 // selected) is dropped, and OFFSET and a LIMIT too large for topN apply.
+// With a fan-in of 3 the runs merge in several passes first.
 func TestSortSpills(t *testing.T) {
+	for _, fanIn := range []int{512, 3} { // 3: runs merge in several passes
+		t.Run(fmt.Sprintf("fanIn=%d", fanIn), func(t *testing.T) {
+			defer func(old int) { maxFanIn = old }(maxFanIn)
+			maxFanIn = fanIn
+			testSortSpills(t)
+		})
+	}
+}
+
+func testSortSpills(t *testing.T) {
 	defer func(old int) { maxTicks = old }(maxTicks)
 	maxTicks = 1000 // spilled rows are not held: they do not count
 	var runs int
@@ -144,4 +155,23 @@ func FuzzSpillCodec(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFanIn keeps a merge's rows within work_mem: as many runs as work_mem
+// holds rows, at least 8 and at most maxFanIn.
+func TestFanIn(t *testing.T) {
+	for _, c := range []struct {
+		budget, bytes, rows int64
+		want                int
+	}{
+		{4 << 20, 600 * 1000, 1000, 512},  // narrow rows: the cap
+		{4 << 20, 100 << 10 * 10, 10, 40}, // 100 kB rows
+		{4 << 20, 10 << 20, 10, 8},        // 1 MB rows: the floor
+		{64 << 10, 0, 0, 512},             // nothing measured yet
+	} {
+		s := &spillSorter{budget: c.budget, spilledBytes: c.bytes, spilledRows: c.rows}
+		if got := s.fanIn(); got != c.want {
+			t.Errorf("budget %d, %d bytes in %d rows: fan-in %d, want %d", c.budget, c.bytes, c.rows, got, c.want)
+		}
+	}
 }
