@@ -19,6 +19,7 @@ type evaluator struct {
 	rels    map[*relDef][][]Value
 	ctes    map[*cteDef][][]Value
 	regexps map[string]*regexp.Regexp
+	paths   map[string]*jpPath // jsonpaths parsed, by text
 	ticks   int
 	// Shale table scans: the rows of tables read whole, the tables
 	// streamed once already, and the scans to close when the run ends.
@@ -102,6 +103,23 @@ func (ev *evaluator) relRows(d *relDef) ([][]Value, error) {
 	rows := s.relationRows(d)
 	ev.rels[d] = rows
 	return rows, nil
+}
+
+// jsonPath parses a jsonpath once per run: a path in a WHERE clause is
+// the same text for every row.
+func (ev *evaluator) jsonPath(text string) (*jpPath, error) {
+	if p, ok := ev.paths[text]; ok {
+		return p, nil
+	}
+	p, err := parseJSONPath(text)
+	if err != nil {
+		return nil, err
+	}
+	if ev.paths == nil {
+		ev.paths = map[string]*jpPath{}
+	}
+	ev.paths[text] = p
+	return p, nil
 }
 
 func (ev *evaluator) regexp(pattern string, fold bool) (*regexp.Regexp, error) {

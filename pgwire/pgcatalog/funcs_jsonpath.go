@@ -78,7 +78,7 @@ func runJSONPath(ev *evaluator, a []Value) ([]*jsonNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	path, err := parseJSONPath(a[1].s)
+	path, err := ev.jsonPath(a[1].s)
 	if err != nil {
 		return nil, err
 	}

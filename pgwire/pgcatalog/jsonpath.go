@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -300,31 +301,23 @@ func (p *jpParser) expect(op string) error {
 	return nil
 }
 
-func (p *jpParser) or() (*jpExpr, error) {
-	l, err := p.and()
-	for err == nil && p.is("||") {
-		p.i++
-		var r *jpExpr
-		if r, err = p.and(); err == nil {
-			if !l.isPredicate() || !r.isPredicate() { // || joins predicates only
-				return nil, p.fail()
-			}
-			l = &jpExpr{kind: jpBinary, op: "||", args: []*jpExpr{l, r}}
-		}
-	}
-	return l, err
-}
+func (p *jpParser) or() (*jpExpr, error)  { return p.binaryLevel(p.and, true, "||") }
+func (p *jpParser) and() (*jpExpr, error) { return p.binaryLevel(p.not, true, "&&") }
 
-func (p *jpParser) and() (*jpExpr, error) {
-	l, err := p.not()
-	for err == nil && p.is("&&") {
+// binaryLevel parses operand (op operand)… left-associatively, for the
+// operators of one priority; predicates says they join predicates only
+// (&& and ||).
+func (p *jpParser) binaryLevel(operand func() (*jpExpr, error), predicates bool, ops ...string) (*jpExpr, error) {
+	l, err := operand()
+	for err == nil && p.peek().kind == 'o' && slices.Contains(ops, p.peek().text) {
+		op := p.peek().text
 		p.i++
 		var r *jpExpr
-		if r, err = p.not(); err == nil {
-			if !l.isPredicate() || !r.isPredicate() { // && joins predicates only
+		if r, err = operand(); err == nil {
+			if predicates && (!l.isPredicate() || !r.isPredicate()) {
 				return nil, p.fail()
 			}
-			l = &jpExpr{kind: jpBinary, op: "&&", args: []*jpExpr{l, r}}
+			l = &jpExpr{kind: jpBinary, op: op, args: []*jpExpr{l, r}}
 		}
 	}
 	return l, err
@@ -407,29 +400,10 @@ func (p *jpParser) comparison() (*jpExpr, error) {
 }
 
 func (p *jpParser) additive() (*jpExpr, error) {
-	l, err := p.multiplicative()
-	for err == nil && (p.is("+") || p.is("-")) {
-		op := p.peek().text
-		p.i++
-		var r *jpExpr
-		if r, err = p.multiplicative(); err == nil {
-			l = &jpExpr{kind: jpBinary, op: op, args: []*jpExpr{l, r}}
-		}
-	}
-	return l, err
+	return p.binaryLevel(p.multiplicative, false, "+", "-")
 }
-
 func (p *jpParser) multiplicative() (*jpExpr, error) {
-	l, err := p.unary()
-	for err == nil && (p.is("*") || p.is("/") || p.is("%")) {
-		op := p.peek().text
-		p.i++
-		var r *jpExpr
-		if r, err = p.unary(); err == nil {
-			l = &jpExpr{kind: jpBinary, op: op, args: []*jpExpr{l, r}}
-		}
-	}
-	return l, err
+	return p.binaryLevel(p.unary, false, "*", "/", "%")
 }
 
 func (p *jpParser) unary() (*jpExpr, error) {

@@ -54,7 +54,6 @@ func jpNum(n *numeric) *jsonNode  { return &jsonNode{kind: jsonNumber, str: n.St
 func jpStr(s string) *jsonNode    { return &jsonNode{kind: jsonString, str: s} }
 func jpBoolNode(b bool) *jsonNode { return &jsonNode{kind: jsonBool, b: b} }
 func jpNullNode() *jsonNode       { return &jsonNode{kind: jsonNull} }
-func (x *jpEval) lax() bool       { return !x.strict }
 func jpNumeric(n *jsonNode) *numeric {
 	v, err := parseNumeric(n.str)
 	if err != nil {
@@ -72,7 +71,7 @@ func (x *jpEval) expr(e *jpExpr, cur *jsonNode) ([]*jsonNode, error) {
 	for _, st := range e.steps {
 		var next []*jsonNode
 		for _, it := range items {
-			out, err := x.step(st, it, x.lax())
+			out, err := x.step(st, it, !x.strict)
 			if err != nil {
 				return nil, err
 			}
@@ -151,8 +150,6 @@ func unwrapArrays(items []*jsonNode) []*jsonNode {
 	return out
 }
 
-var jpOpNames = map[string]string{"+": "+", "-": "-", "*": "*", "/": "/", "%": "%"}
-
 func (x *jpEval) binaryArith(e *jpExpr, cur *jsonNode) ([]*jsonNode, error) {
 	var ns [2]*numeric
 	for i, side := range []string{"left", "right"} {
@@ -161,7 +158,7 @@ func (x *jpEval) binaryArith(e *jpExpr, cur *jsonNode) ([]*jsonNode, error) {
 			return nil, err
 		}
 		if len(items) != 1 || items[0].kind != jsonNumber {
-			return nil, jpErrorf("22038", "%s operand of jsonpath operator %s is not a single numeric value", side, jpOpNames[e.op])
+			return nil, jpErrorf("22038", "%s operand of jsonpath operator %s is not a single numeric value", side, e.op)
 		}
 		ns[i] = jpNumeric(items[0])
 	}
