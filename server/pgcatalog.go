@@ -71,7 +71,7 @@ func (c pgCatalog) PrepareFallback(ctx context.Context, s pgwire.Session, query 
 	st, err := pgcatalog.PrepareWith(ctx, src, catSession(s), query, paramOIDs)
 	if err != nil {
 		var pe *pgcatalog.Error
-		meaning := errors.As(err, &pe) && pe.Code != pgcatalog.CodeUndefinedColumn && pgcatalog.ParsesAsPostgres(query)
+		meaning := errors.As(err, &pe) && !pe.FromParser() && pe.Code != pgcatalog.CodeUndefinedColumn
 		return nil, meaning || pgcatalog.ClearlyPostgres(query), err
 	}
 	return &catStatement{st: st, src: src, sess: s}, true, nil

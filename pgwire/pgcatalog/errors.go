@@ -39,9 +39,14 @@ type Error struct {
 	Detail   string // optional: more about what went wrong
 	Hint     string // optional: what to do about it
 	Context  string // optional: where it went wrong (CONTEXT)
+	parser   bool   // PostgreSQL's parser refused the text
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// FromParser reports whether PostgreSQL's parser refused the statement,
+// rather than its evaluation failing.
+func (e *Error) FromParser() bool { return e.parser }
 
 // ErrorHint returns the hint ("" for none) for the ErrorResponse.
 func (e *Error) ErrorHint() string { return e.Hint }

@@ -18,7 +18,9 @@ func parseOne(sql string) (*pg_query.Node, error) {
 		if errors.As(err, &pe) && pe.Cursorpos > 0 {
 			pos = int32(pe.Cursorpos) - 1
 		}
-		return nil, errorf(CodeSyntax, pos, "%s", err.Error())
+		e := errorf(CodeSyntax, pos, "%s", err.Error())
+		e.parser = true
+		return nil, e
 	}
 	switch len(tree.Stmts) {
 	case 0:
@@ -202,15 +204,4 @@ func scanWords(sql string) []word {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-// ParsesAsPostgres reports whether PostgreSQL's parser accepts sql.
-func ParsesAsPostgres(sql string) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	_, err := pg_query.Parse(sql)
-	return err == nil
 }
