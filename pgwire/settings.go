@@ -312,23 +312,12 @@ func checkTimeout(_ *settings, v string) (string, error) {
 	return v, nil
 }
 
-// parseTimeout reads a duration setting: an integer of milliseconds, or a
-// number with a unit (ms, s, min, h).
+// parseTimeout reads a duration setting as pgcatalog.ParseDuration does:
+// an integer of milliseconds, or a number with a unit.
 func parseTimeout(v string) (time.Duration, error) {
-	v = strings.TrimSpace(v)
-	i := 0
-	for i < len(v) && (isDigit(v[i]) || v[i] == '.') {
-		i++
-	}
-	n, err := strconv.ParseFloat(v[:i], 64)
-	if err != nil {
-		return 0, err
-	}
-	unit := map[string]time.Duration{"": time.Millisecond, "ms": time.Millisecond, "s": time.Second,
-		"min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}
-	u, ok := unit[strings.ToLower(strings.TrimSpace(v[i:]))]
+	d, ok := pgcatalog.ParseDuration(v)
 	if !ok {
 		return 0, strconv.ErrSyntax
 	}
-	return time.Duration(n * float64(u)), nil
+	return d, nil
 }

@@ -1,9 +1,7 @@
 package pgcatalog
 
 import (
-	"math"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -102,30 +100,11 @@ func inBaseUnit(v, unit string) string {
 			return strconv.FormatInt(kb, 10)
 		}
 	case "ms":
-		if ms, ok := parseMillis(v); ok {
-			return strconv.FormatInt(ms, 10)
+		if d, ok := ParseDuration(v); ok {
+			return strconv.FormatInt(d.Milliseconds(), 10)
 		}
 	}
 	return v
-}
-
-// parseMillis reads a time setting as PostgreSQL does: a number with an
-// optional unit (us, ms, s, min, h, d; ms when none).
-func parseMillis(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	i := 0
-	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || i == 0 && s[i] == '-') {
-		i++
-	}
-	n, err := strconv.ParseInt(s[:i], 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	per, ok := map[string]float64{"": 1, "us": 0.001, "ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}[strings.TrimSpace(s[i:])]
-	if !ok {
-		return 0, false
-	}
-	return int64(math.Round(float64(n) * per)), true
 }
 
 // settingDef is pg_settings' description of a parameter.

@@ -1,8 +1,11 @@
 package pgcatalog
 
 import (
+	"math"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // defaultSettings are the run-time parameters a PostgreSQL 15 server would
@@ -91,4 +94,49 @@ func settingNames(sess *Session) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ParseMemory reads a memory setting as PostgreSQL does: an integer with
+// an optional unit (B, kB, MB, GB, TB; kB when none), in kB. ok is false
+// for anything else.
+func ParseMemory(s string) (kb int64, ok bool) {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || i == 0 && (s[i] == '-' || s[i] == '+')) {
+		i++
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	mult := map[string]float64{"": 1, "B": 1.0 / 1024, "kB": 1, "MB": 1 << 10, "GB": 1 << 20, "TB": 1 << 30}[strings.TrimSpace(s[i:])]
+	if mult == 0 {
+		return 0, false
+	}
+	f := math.Round(float64(n) * mult)
+	if f > math.MaxInt64/1024 || f < math.MinInt64/1024 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// ParseDuration reads a time setting (statement_timeout): a number with an
+// optional unit (us, ms, s, min, h, d; ms when none). ok is false for
+// anything else.
+func ParseDuration(v string) (d time.Duration, ok bool) {
+	v = strings.TrimSpace(v)
+	i := 0
+	for i < len(v) && (v[i] >= '0' && v[i] <= '9' || v[i] == '.') {
+		i++
+	}
+	n, err := strconv.ParseFloat(v[:i], 64)
+	if err != nil {
+		return 0, false
+	}
+	unit, ok := map[string]time.Duration{"": time.Millisecond, "us": time.Microsecond, "ms": time.Millisecond,
+		"s": time.Second, "min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}[strings.ToLower(strings.TrimSpace(v[i:]))]
+	if !ok {
+		return 0, false
+	}
+	return time.Duration(n * float64(unit)), true
 }

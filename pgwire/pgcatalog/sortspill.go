@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -55,30 +54,6 @@ func workMem(sess *Session) int64 {
 		kb, _ = ParseMemory(defaultSettings["work_mem"])
 	}
 	return kb * 1024
-}
-
-// ParseMemory reads a memory setting as PostgreSQL does: an integer with
-// an optional unit (B, kB, MB, GB, TB; kB when none), in kB. ok is false
-// for anything else.
-func ParseMemory(s string) (kb int64, ok bool) {
-	s = strings.TrimSpace(s)
-	i := 0
-	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || i == 0 && (s[i] == '-' || s[i] == '+')) {
-		i++
-	}
-	n, err := strconv.ParseInt(s[:i], 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	mult := map[string]float64{"": 1, "B": 1.0 / 1024, "kB": 1, "MB": 1 << 10, "GB": 1 << 20, "TB": 1 << 30}[strings.TrimSpace(s[i:])]
-	if mult == 0 {
-		return 0, false
-	}
-	f := math.Round(float64(n) * mult)
-	if f > math.MaxInt64/1024 || f < math.MinInt64/1024 {
-		return 0, false
-	}
-	return int64(f), true
 }
 
 // spillSorter sorts rows, in memory while they fit in budget bytes, else

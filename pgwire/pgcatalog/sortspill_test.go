@@ -118,19 +118,6 @@ func TestSpillCodec(t *testing.T) {
 	}
 }
 
-func TestParseMemory(t *testing.T) {
-	for in, want := range map[string]int64{"64kB": 64, "64": 64, "4MB": 4096, " 1 GB ": 1 << 20, "1TB": 1 << 30, "2048B": 2, "-1": -1} {
-		if got, ok := ParseMemory(in); !ok || got != want {
-			t.Errorf("%q: %d %v, want %d", in, got, ok, want)
-		}
-	}
-	for _, in := range []string{"", "MB", "4 mb", "4XB", "1.5MB", "99999999999999999999"} {
-		if got, ok := ParseMemory(in); ok {
-			t.Errorf("%q: %d, want an error", in, got)
-		}
-	}
-}
-
 // FuzzSpillCodec reads arbitrary bytes as a sort run: no panic, no
 // allocation the data does not bear out, and every row it decodes encodes
 // back to bytes that decode to the same encoding.
