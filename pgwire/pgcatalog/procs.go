@@ -32,7 +32,10 @@ type procDef struct {
 	argTypes, allArgTypes      []uint32 // allArgTypes is nil unless there are OUT arguments
 	argModes                   string   // proargmodes, one letter per argument; "" for all IN
 	argNames                   []string
-	support                    string // prosupport's name, "" for none
+	// support is prosupport's name ("" for none), which
+	// pg_get_functiondef prints; pg_proc lists no support functions, so
+	// the column is 0.
+	support string
 	// args, identityArgs and result are pg_get_function_arguments,
 	// pg_get_function_identity_arguments and pg_get_function_result.
 	args, identityArgs, result string
@@ -251,7 +254,7 @@ func procRows(s *snapshot, b *rowBuilder) {
 	for _, p := range procs() {
 		b.add("oid", p.oid, "proname", p.name, "pronamespace", p.nsp, "proowner", uint32(roleOID),
 			"prolang", uint32(12), "procost", p.cost, "prorows", p.rows, "provariadic", p.variadic,
-			"prosupport", procOID(p.support), "prokind", string(p.kind), "prosecdef", false, "proleakproof", p.leakproof,
+			"prosupport", uint32(0), "prokind", string(p.kind), "prosecdef", false, "proleakproof", p.leakproof,
 			"proisstrict", p.strict, "proretset", p.retSet, "provolatile", string(p.volatility),
 			"proparallel", string(p.parallel), "pronargs", len(p.argTypes), "pronargdefaults", p.nargDefaults,
 			"prorettype", p.ret, "proargtypes", oidsV(p.argTypes), "proallargtypes", nullableOIDs(p.allArgTypes),
