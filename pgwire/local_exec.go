@@ -244,8 +244,8 @@ func (c *conn) applyTxnModes(modes []txnMode, def bool) {
 func (c *conn) runShow(pt *portal, st *localStmt) error {
 	if st.all {
 		var rows [][]types.Value
-		for _, s := range c.set.all() {
-			rows = append(rows, []types.Value{types.StringValue(s[0]), types.StringValue(s[1]), types.StringValue(s[2])})
+		for _, s := range c.set.list() {
+			rows = append(rows, []types.Value{types.StringValue(s.Name), types.StringValue(s.Value), types.StringValue(description(s.Name))})
 		}
 		pt.rows = &valueRows{rows: rows}
 		return nil

@@ -182,18 +182,13 @@ func (s *settings) list() []SettingValue {
 	return out
 }
 
-// all returns every setting sorted by name, for SHOW ALL.
-func (s *settings) all() [][3]string {
-	out := make([][3]string, 0, len(s.vals))
-	for k, v := range s.vals {
-		desc := ""
-		if ks := settingByKey[k]; ks != nil {
-			desc = ks.desc
-		}
-		out = append(out, [3]string{canonical(k), v, desc})
+// description is a setting's SHOW ALL description ("" for a name set
+// without one).
+func description(name string) string {
+	if ks := settingByKey[strings.ToLower(name)]; ks != nil {
+		return ks.desc
 	}
-	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i][0]) < strings.ToLower(out[j][0]) })
-	return out
+	return ""
 }
 
 func invalidValue(name, v string) error {

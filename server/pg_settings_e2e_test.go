@@ -62,6 +62,24 @@ func TestPGSettingsAgree(t *testing.T) {
 	if mem != "4096" || memUnit != "kB" || timeout != "5000" {
 		t.Errorf("work_mem %s %s, statement_timeout %s: want 4096 kB and 5000", mem, memUnit, timeout)
 	}
+	// SHOW ALL lists the same parameters, with their descriptions.
+	var name, setting, desc string
+	rows, err = c.Query(ctx, "SHOW ALL", pgx.QueryExecModeSimpleProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for rows.Next() {
+		if err := rows.Scan(&name, &setting, &desc); err != nil {
+			t.Fatal(err)
+		}
+		if name == "work_mem" {
+			found = setting == "4MB" && desc == "Sets the maximum memory to be used for query workspaces."
+		}
+	}
+	if rows.Err() != nil || !found {
+		t.Errorf("SHOW ALL: no work_mem row with its value and description (%v)", rows.Err())
+	}
 	for _, name := range []string{"lc_collate", "transaction_read_only", "default_transaction_read_only", "server_version", "is_superuser"} {
 		var show, current, table string
 		if err := c.QueryRow(ctx, "SHOW "+name).Scan(&show); err != nil {
