@@ -160,6 +160,9 @@ func (p *jpParser) lex() error {
 			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
 				j++
 			}
+			if s[i] == '0' && j-i > 1 { // JSON's numbers have no leading zeros
+				return errorf(CodeSyntax, noPos, "trailing junk after numeric literal at or near \"%s\" of jsonpath input", s[i:i+2])
+			}
 			if j < len(s) && s[j] == '.' && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9' {
 				j++
 				for j < len(s) && s[j] >= '0' && s[j] <= '9' {
@@ -414,7 +417,7 @@ func (p *jpParser) unary() (*jpExpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if e.kind == jpNumber && len(e.steps) == 0 && !e.paren { // a signed literal
+		if e.kind == jpNumber && len(e.steps) == 0 { // a signed literal, parenthesized or not
 			if op == "-" {
 				n, _ := parseNumeric(e.str)
 				e.str = n.neg().String()
@@ -720,7 +723,11 @@ func (e *jpExpr) print(b *strings.Builder, brackets bool) {
 	case jpLast:
 		b.WriteString("last")
 	case jpNumber:
-		b.WriteString(e.str)
+		if len(e.steps) > 0 { // (1).type(): 1.type() would not read back
+			b.WriteString("(" + e.str + ")")
+		} else {
+			b.WriteString(e.str)
+		}
 	case jpString:
 		writeJSONString(b, e.str)
 	case jpBool:
