@@ -317,7 +317,7 @@ func (p *jpParser) binaryLevel(operand func() (*jpExpr, error), predicates bool,
 		p.i++
 		var r *jpExpr
 		if r, err = operand(); err == nil {
-			if predicates && (!l.isPredicate() || !r.isPredicate()) {
+			if predicates && (!l.isPredicate() || !r.isPredicate()) || !predicates && (l.bare() || r.bare()) {
 				return nil, p.fail()
 			}
 			l = &jpExpr{kind: jpBinary, op: op, args: []*jpExpr{l, r}}
@@ -336,6 +336,9 @@ func (p *jpParser) not() (*jpExpr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !e.isPredicate() {
+			return nil, p.fail()
+		}
 		return &jpExpr{kind: jpUnary, op: "!", args: []*jpExpr{e}}, nil
 	}
 	return p.comparison()
@@ -351,10 +354,16 @@ func (p *jpParser) comparison() (*jpExpr, error) {
 	t := p.peek()
 	switch {
 	case t.kind == 'o' && jpComparisons[t.text] != "":
+		if l.bare() {
+			return nil, p.fail()
+		}
 		p.i++
 		r, err := p.additive()
 		if err != nil {
 			return nil, err
+		}
+		if r.bare() {
+			return nil, p.fail()
 		}
 		return &jpExpr{kind: jpBinary, op: jpComparisons[t.text], args: []*jpExpr{l, r}}, nil
 	case p.word("starts"):
@@ -416,6 +425,9 @@ func (p *jpParser) unary() (*jpExpr, error) {
 		e, err := p.unary()
 		if err != nil {
 			return nil, err
+		}
+		if e.bare() {
+			return nil, p.fail()
 		}
 		if e.kind == jpNumber && len(e.steps) == 0 { // a signed literal, parenthesized or not
 			if op == "-" {
@@ -565,6 +577,11 @@ func (e *jpExpr) isPredicate() bool {
 	}
 	return false
 }
+
+// bare reports whether e is a predicate with no accessors after it, which
+// cannot be an operand of arithmetic or a comparison: ($ > 1).type() can,
+// ($ > 1) cannot.
+func (e *jpExpr) bare() bool { return e.isPredicate() && len(e.steps) == 0 }
 
 // dotStep reads what follows a '.': a key, *, ** with levels, or a method.
 func (p *jpParser) dotStep() (*jpStep, error) {
