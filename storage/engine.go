@@ -123,6 +123,17 @@ func Open(dir string, opts Options) (*Engine, error) {
 	// outnumber writes in Shale's workloads, and a bulk load then leaves one
 	// level to search instead of two.
 	po.L0CompactionThreshold = 2
+	// Below L0, files are at least 64 MB, RocksDB's default target file
+	// size, where Pebble's default starts at 4 MB and doubles per level
+	// below the base level. A point read that lands in another file than the
+	// previous read on the same iterator closes one sstable iterator and
+	// opens another, which costs about as much as the seek itself; a small
+	// database, whose data all sits in the base level, then spans a handful
+	// of files instead of dozens. Larger databases keep Pebble's sizes
+	// further down, where they exceed 64 MB anyway.
+	for i := 1; i < len(po.TargetFileSizes); i++ {
+		po.TargetFileSizes[i] = max(64<<20, int64(2<<20)<<i)
+	}
 	if opts.Pebble != nil {
 		opts.Pebble(po)
 	}
