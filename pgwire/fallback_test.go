@@ -68,10 +68,11 @@ func (r *sliceRows) Row() []types.Value { return r.rows[r.i-1] }
 func (r *sliceRows) Err() error         { return nil }
 func (r *sliceRows) Close() error       { return nil }
 
-// TestFallbackCatalog: a statement the Executor rejects with a syntax error
-// goes to the FallbackCatalog, which answers it, declines it (the
-// Executor's error stands) or replaces the error with its own; other
-// Executor errors and successes never reach it.
+// TestFallbackCatalog: a statement the Executor rejects while preparing it
+// (a syntax error, a function or type it lacks) goes to the
+// FallbackCatalog, which answers it, declines it (the Executor's error
+// stands) or replaces the error with its own; run-time errors and
+// successes never reach it.
 func TestFallbackCatalog(t *testing.T) {
 	fb := &fakeFallback{}
 	addr, _ := startServer(t, pgwire.Options{Catalog: fb})
@@ -125,14 +126,20 @@ func TestFallbackCatalog(t *testing.T) {
 		if code, _ := sqlStateAt(err); code != "42601" || !strings.Contains(err.Error(), "fake: unknown query") {
 			t.Errorf("%s pgdecline: %v", mode, err)
 		}
+		// A type GoogleSQL refuses reaches the fallback too; declined
+		// there, GoogleSQL's error stands.
 		_, err = c.Exec(ctx, "echo @a:nosuchtype")
 		if code, _ := sqlStateAt(err); code != "42804" {
 			t.Errorf("%s type mismatch: %v", mode, err)
 		}
+		// A run-time error never reaches it.
+		if _, err = c.Exec(ctx, "runfail"); err == nil {
+			t.Errorf("%s runfail: no error", mode)
+		}
 		fb.mu.Lock()
 		calls := strings.Join(fb.calls, ",")
 		fb.mu.Unlock()
-		if calls != "pg select,pg select,pgfail,pgfn select,pgfnfail,pgdecline" {
+		if calls != "pg select,pg select,pgfail,pgfn select,pgfnfail,pgdecline,echo @a:nosuchtype" {
 			t.Errorf("%s fallback calls: %s", mode, calls)
 		}
 	}

@@ -118,11 +118,11 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 	if fb, ok := c.srv.opts.Catalog.(FallbackCatalog); ok && fallsBack(err) {
 		st, ok, ferr := fb.PrepareFallback(c.ctx, c.session(), p.text, oids)
 		switch {
-		case ok && ferr != nil && (sqlerr.CodeOf(err) == sqlerr.UndefinedFunction || sqlerr.CodeOf(err) == sqlerr.UndefinedColumn ||
-			sqlerr.CodeOf(err) == sqlerr.UndefinedTable):
+		case ok && ferr != nil && readByGoogleSQL(err):
 			// GoogleSQL read the statement and lacks one of its functions,
-			// tables or names; PostgreSQL's reading failed too: GoogleSQL's
-			// error (with its suggestions) is the one to fix.
+			// tables or names, or refused one of its literals or date parts;
+			// PostgreSQL's reading failed too: GoogleSQL's error (with its
+			// suggestions) is the one to fix.
 			return nil, toPGError(c.ctx, err, q.origOffset)
 		case ok && ferr != nil:
 			pe := toPGError(c.ctx, ferr, nil)
@@ -144,14 +144,30 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 // fallsBack reports whether an Executor error leaves the statement to a
 // FallbackCatalog: GoogleSQL could not read it (a syntax error: quoted
 // identifiers are strings to GoogleSQL), does not support it (a
-// schema-qualified table such as public.t is a path expression), calls a
-// function GoogleSQL does not have (to_char, date_part), names a column
-// it cannot find (# starts a comment in GoogleSQL, so SELECT cf #> '{q}'
-// FROM t reads as SELECT cf), or a table it cannot find (a PostgreSQL
-// function in FROM: generate_series(1, 3)).
+// schema-qualified table such as public.t is a path expression), or read
+// it and refused it (readByGoogleSQL).
 func fallsBack(err error) bool {
 	switch sqlerr.CodeOf(err) {
-	case sqlerr.Syntax, sqlerr.NotSupported, sqlerr.UndefinedFunction, sqlerr.UndefinedColumn, sqlerr.UndefinedTable:
+	case sqlerr.Syntax, sqlerr.NotSupported:
+		return true
+	}
+	return readByGoogleSQL(err)
+}
+
+// readByGoogleSQL reports whether GoogleSQL read a statement and refused
+// something in it that PostgreSQL may accept: a function it does not have
+// (to_char, date_part), a column it cannot find (# starts a comment in
+// GoogleSQL, so SELECT cf #> '{q}' FROM t reads as SELECT cf), a table it
+// cannot find (a PostgreSQL function in FROM: generate_series(1, 3)), a
+// signature it does not have (regexp_replace with flags), a date part it
+// does not know (EXTRACT(isodow FROM d)), or a literal in a form it does
+// not take (TIMESTAMP '2024-03-03 10:00', without seconds). Every
+// Executor error arises while preparing, so an invalid value here is a
+// literal's.
+func readByGoogleSQL(err error) bool {
+	switch sqlerr.CodeOf(err) {
+	case sqlerr.UndefinedFunction, sqlerr.UndefinedColumn, sqlerr.UndefinedTable, sqlerr.TypeMismatch,
+		sqlerr.InvalidArgument, sqlerr.InvalidValue:
 		return true
 	}
 	return false

@@ -131,7 +131,7 @@ func (b *binder) bindExpr(n *pg_query.Node, sc *scope) (*cexpr, error) {
 	case *pg_query.Node_ColumnRef:
 		return b.bindColumnRef(x.ColumnRef, sc)
 	case *pg_query.Node_AConst:
-		return bindConst(x.AConst), nil
+		return bindConst(x.AConst)
 	case *pg_query.Node_ParamRef:
 		return b.bindParam(x.ParamRef)
 	case *pg_query.Node_TypeCast:
@@ -272,37 +272,39 @@ func bindTableOID(sc *scope, schema, qual string, pos int32) (*cexpr, error) {
 	}}, nil
 }
 
-func bindConst(c *pg_query.A_Const) *cexpr {
+func bindConst(c *pg_query.A_Const) (*cexpr, error) {
 	if c.Isnull {
 		e := constExpr(null, tUnknown)
 		e.untyped = true
-		return e
+		return e, nil
 	}
 	switch v := c.Val.(type) {
 	case *pg_query.A_Const_Ival:
-		return constExpr(intV(int64(v.Ival.Ival)), tInt4)
+		return constExpr(intV(int64(v.Ival.Ival)), tInt4), nil
 	case *pg_query.A_Const_Fval:
 		if n, err := strconv.ParseInt(v.Fval.Fval, 10, 64); err == nil {
-			return constExpr(intV(n), tInt8)
+			return constExpr(intV(n), tInt8), nil
 		}
 		n, err := parseNumeric(v.Fval.Fval)
 		if err != nil {
 			f, _ := strconv.ParseFloat(v.Fval.Fval, 64)
-			return constExpr(floatV(f), tNumeric)
+			return constExpr(floatV(f), tNumeric), nil
 		}
-		return constExpr(numericV(n), tNumeric)
+		return constExpr(numericV(n), tNumeric), nil
 	case *pg_query.A_Const_Boolval:
 		e := constExpr(boolV(v.Boolval.Boolval), tBool)
 		e.name = "bool"
-		return e
+		return e, nil
 	case *pg_query.A_Const_Sval:
 		e := constExpr(textV(v.Sval.Sval), tUnknown)
 		e.untyped, e.pos = true, c.Location
-		return e
+		return e, nil
 	case *pg_query.A_Const_Bsval:
-		return constExpr(textV(v.Bsval.Bsval), tText)
+		// B'101' and X'1F' are of type bit, which the dialect does not
+		// have; reading them as text would answer wrongly.
+		return nil, errorf(CodeNotSupported, c.Location, "bit string literals are not supported")
 	}
-	return constExpr(null, tUnknown)
+	return constExpr(null, tUnknown), nil
 }
 
 func (b *binder) bindParam(p *pg_query.ParamRef) (*cexpr, error) {

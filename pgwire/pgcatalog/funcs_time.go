@@ -160,6 +160,14 @@ func extract(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		}
 		return numericV(n), nil
 	}
+	if t[1] == tDate {
+		switch field {
+		case "hour", "minute", "second", "milliseconds", "microseconds", "timezone", "timezone_hour", "timezone_minute":
+			// extract_date refuses a time of day's parts, where date_part,
+			// reading the date as a timestamp, gives 0.
+			return null, errorf(CodeNotSupported, noPos, "unit \"%s\" not supported for type date", field)
+		}
+	}
 	scale := map[string]int32{"epoch": 6, "second": 6, "milliseconds": 3}[field]
 	if scale == 0 || t[1] == tDate {
 		return datePart(ev, a, t)
