@@ -292,8 +292,10 @@ func bindConst(c *pg_query.A_Const) (*cexpr, error) {
 		}
 		return constExpr(numericV(n), tNumeric), nil
 	case *pg_query.A_Const_Boolval:
+		// TRUE is 'true'::bool to PostgreSQL's parser: its name gives way
+		// to an outer cast's, as a cast's does (true::text is "text").
 		e := constExpr(boolV(v.Boolval.Boolval), tBool)
-		e.name = "bool"
+		e.name, e.weak = "bool", true
 		return e, nil
 	case *pg_query.A_Const_Sval:
 		e := constExpr(textV(v.Sval.Sval), tUnknown)
@@ -334,12 +336,25 @@ func (b *binder) bindParam(p *pg_query.ParamRef) (*cexpr, error) {
 }
 
 // typeFromName resolves a TypeName node.
+// unbuiltTypes are types pg_type lists whose values the dialect cannot
+// hold: their input and output functions are not built, so a value cast to
+// one would print its input unchanged ('10.1/16'::cidr for 10.1.0.0/16,
+// '12.5'::money for $12.50).
+var unbuiltTypes = map[string]bool{
+	"money": true, "inet": true, "cidr": true, "macaddr": true, "macaddr8": true,
+	"tsvector": true, "tsquery": true, "bit": true, "varbit": true,
+	"point": true, "line": true, "lseg": true, "box": true, "path": true, "polygon": true, "circle": true,
+}
+
 func typeFromName(tn *pg_query.TypeName) (uint32, string, error) {
 	names := strs(tn.Names)
 	name := names[len(names)-1]
 	t, ok := lookupTypeName(name)
 	if !ok {
 		return 0, "", errorf(CodeUndefinedObject, tn.Location, "type %q does not exist", name)
+	}
+	if unbuiltTypes[t.name] {
+		return 0, "", errorf(CodeNotSupported, tn.Location, "type %s is not supported", t.name)
 	}
 	oid := t.oid
 	if len(tn.ArrayBounds) > 0 {

@@ -1,7 +1,9 @@
 package pgcatalog
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 )
 
 func init() {
@@ -181,6 +183,13 @@ func init() {
 		n, _ := a[0].asInt()
 		return textV(sizePretty(n)), nil
 	}})
+	register("pg_size_bytes", &builtin{min: 1, args: []uint32{tText}, ret: tInt8, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		n, err := sizeBytes(a[0].s)
+		if err != nil {
+			return null, err
+		}
+		return intV(n), nil
+	}})
 	register("to_regclass", toReg(tRegclass))
 	register("to_regtype", toReg(tRegtype))
 	register("to_regnamespace", toReg(tRegnamespace))
@@ -239,6 +248,66 @@ func sizePretty(n int64) string {
 	}
 	return ""
 }
+
+// sizeBytes parses a size as PostgreSQL 15's pg_size_bytes does: a
+// number (sign, fraction and exponent allowed) and an optional unit,
+// bytes or kB to PB in powers of 1024, in any case; the product is
+// rounded half away from zero.
+func sizeBytes(text string) (int64, error) {
+	s := strings.TrimLeft(text, " \t\n\r\f\v")
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for ; i < len(s) && asciiDigit(s[i]); i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && asciiDigit(s[i]); i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, errorf(CodeInvalidParameter, noPos, "invalid size: \"%s\"", text)
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && asciiDigit(s[j]) {
+			for i = j; i < len(s) && asciiDigit(s[i]); i++ {
+			}
+		}
+	}
+	n, err := parseNumeric(s[:i])
+	if err != nil {
+		return 0, errorf(CodeInvalidParameter, noPos, "invalid size: \"%s\"", text)
+	}
+	if unit := strings.TrimSpace(s[i:]); unit != "" {
+		shift := -1
+		for k, u := range []string{"bytes", "kB", "MB", "GB", "TB", "PB"} {
+			if strings.EqualFold(unit, u) {
+				shift = 10 * k
+			}
+		}
+		if shift < 0 {
+			e := errorf(CodeInvalidParameter, noPos, "invalid size: \"%s\"", text)
+			e.Detail = fmt.Sprintf("Invalid size unit: \"%s\".", unit)
+			e.Hint = `Valid units are "bytes", "kB", "MB", "GB", "TB", and "PB".`
+			return 0, e
+		}
+		n = n.mul(numericFromInt(1 << shift))
+	}
+	v, ok := n.integer()
+	if !ok {
+		return 0, errorf(CodeOutOfRange, noPos, "bigint out of range")
+	}
+	return v, nil
+}
+
+func asciiDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func abs(n int64) int64 {
 	if n < 0 {

@@ -45,9 +45,17 @@ func init() {
 	register("pg_postmaster_start_time", constFn(tTimestamptz, func(*evaluator) Value {
 		return textV(processStart.Format(timestampLayout))
 	}))
-	for _, n := range []string{"now", "statement_timestamp", "transaction_timestamp", "clock_timestamp"} {
+	for _, n := range []string{"now", "statement_timestamp", "transaction_timestamp"} {
 		register(n, constFn(tTimestamptz, func(ev *evaluator) Value { return textV(ev.now.Format(timestampLayout)) }))
 	}
+	// clock_timestamp and timeofday read the clock at each call, not the
+	// statement's start.
+	register("clock_timestamp", constFn(tTimestamptz, func(*evaluator) Value {
+		return textV(time.Now().UTC().Format(timestampLayout))
+	}))
+	register("timeofday", constFn(tText, func(ev *evaluator) Value {
+		return textV(time.Now().In(ev.zone()).Format("Mon Jan 02 15:04:05.000000 2006 MST"))
+	}))
 	register("pg_client_encoding", constFn(tName, func(*evaluator) Value { return textV("UTF8") }))
 	for _, n := range []string{"inet_server_addr", "inet_client_addr"} {
 		register(n, constFn(869, func(*evaluator) Value { return null }))

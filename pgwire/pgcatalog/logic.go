@@ -75,6 +75,16 @@ func (b *binder) bindNullTest(x *pg_query.NullTest, sc *scope) (*cexpr, error) {
 		if err != nil {
 			return null, err
 		}
+		if v.k == kRecord {
+			// A row is NULL when every field is, and NOT NULL when none
+			// is: ROW(1, NULL) is neither.
+			for _, f := range v.a {
+				if f.isNull() != want {
+					return boolV(false), nil
+				}
+			}
+			return boolV(true), nil
+		}
 		return boolV(v.isNull() == want), nil
 	}}, nil
 }

@@ -524,6 +524,16 @@ SELECT extract(isodow FROM date '2024-03-03') AS isodow, extract(dow FROM date '
 SELECT extract(epoch FROM timestamp '2024-03-03 10:00') AS epoch;
 SELECT device_id, extract(isodow FROM ts) AS dow, count(*) FROM public.readings GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 4;
 SELECT 'a' || 1 AS s, 1 || 'b' AS t;
+SELECT pg_size_bytes('1 GB'), pg_size_bytes('1.5kB'), pg_size_bytes(' -2 MB '), pg_size_bytes('10'), pg_size_bytes('1 bytes'), pg_size_bytes('1e3 kB'), pg_size_bytes('1 TB'), pg_size_bytes('1 PB'), pg_size_bytes('1 kb'), pg_size_bytes('0.0001 kB'), pg_size_bytes('.5 kB'), pg_size_bytes('+1 kB'), pg_size_bytes('1.4'), pg_size_bytes('-1.5'), pg_size_bytes('1e-2 kB'), pg_size_bytes('2.5 bytes');
+SELECT pg_size_bytes('1 b');
+SELECT pg_size_bytes('1e kB');
+SELECT pg_size_bytes('abc');
+SELECT pg_size_bytes('9223372036854775807 kB');
+SELECT pg_size_bytes('1 KB') AS a, pg_size_bytes('1  BYTES  ') AS b, pg_size_bytes(pg_size_pretty(123456789::bigint)) AS c;
+SELECT length(timeofday()) > 20 AS t, clock_timestamp() >= now() AS c;
+SELECT true::text, false::varchar AS v, true AS b, NOT true;
+SELECT ROW(1, 'a') = ROW(1, 'a'), (1, 2) < (1, 3), ROW(1, NULL) IS NULL, ROW(NULL, NULL) IS NULL, ROW(1, NULL) IS NOT NULL, ROW(1, 2) IS NOT NULL, ROW(NULL, NULL) IS NOT NULL;
+SELECT device_id FROM public.readings r WHERE ROW(r.device_id, r.ts) IS NOT NULL ORDER BY 1 LIMIT 1;
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
