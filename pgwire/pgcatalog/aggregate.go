@@ -54,7 +54,10 @@ func aggregateDefs() map[string]*aggDef {
 			}
 			return intV(int64(n)), nil
 		}},
-		"array_agg": {ret: func(t []uint32) uint32 { return arrayOf(outputType(t[0])) }, final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
+		"array_agg": {ret: func(t []uint32) uint32 { return arrayOf(outputType(t[0])) }, final: func(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
+			if multiDim(t[0]) {
+				return null, errMultiDim(noPos)
+			}
 			if len(in) == 0 {
 				return null, nil
 			}

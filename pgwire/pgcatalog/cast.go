@@ -388,6 +388,9 @@ func parseArray(s string) ([]Value, error) {
 		return nil, errorf(CodeInvalidText, noPos, "malformed array literal: %q", s)
 	}
 	body := s[1 : len(s)-1]
+	if strings.TrimSpace(body) != "" && strings.TrimSpace(body)[0] == '{' {
+		return nil, errMultiDim(noPos)
+	}
 	var out []Value
 	if strings.TrimSpace(body) == "" {
 		return out, nil

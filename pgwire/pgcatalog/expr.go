@@ -155,7 +155,7 @@ func (b *binder) bindExpr(n *pg_query.Node, sc *scope) (*cexpr, error) {
 	case *pg_query.Node_SubLink:
 		return b.bindSubLink(x.SubLink, sc)
 	case *pg_query.Node_AArrayExpr:
-		return b.bindArrayExpr(x.AArrayExpr.Elements, sc)
+		return b.bindArrayExpr(x.AArrayExpr.Elements, x.AArrayExpr.Location, sc)
 	case *pg_query.Node_AIndirection:
 		return b.bindIndirection(x.AIndirection, sc)
 	case *pg_query.Node_CollateClause:
@@ -405,7 +405,7 @@ func (b *binder) bindArgs(args []*pg_query.Node, sc *scope) ([]*cexpr, error) {
 
 // bindArrayExpr binds ARRAY[...]: elements take the first typed
 // element's type (text when none is typed).
-func (b *binder) bindArrayExpr(elems []*pg_query.Node, sc *scope) (*cexpr, error) {
+func (b *binder) bindArrayExpr(elems []*pg_query.Node, pos int32, sc *scope) (*cexpr, error) {
 	args, err := b.bindArgs(elems, sc)
 	if err != nil {
 		return nil, err
@@ -416,6 +416,9 @@ func (b *binder) bindArrayExpr(elems []*pg_query.Node, sc *scope) (*cexpr, error
 			et = a.typ
 			break
 		}
+	}
+	if multiDim(et) {
+		return nil, errMultiDim(pos)
 	}
 	for i, a := range args {
 		args[i] = b.coerce(a, et)

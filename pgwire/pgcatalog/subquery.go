@@ -41,6 +41,9 @@ func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
 		if len(q.cols) != 1 {
 			return nil, errorf(CodeSyntax, x.Location, "subquery must return only one column")
 		}
+		if multiDim(q.cols[0].typ) {
+			return nil, errMultiDim(x.Location)
+		}
 		return &cexpr{typ: arrayOf(q.cols[0].typ), name: "array", fn: func(ev *evaluator, e *env) (Value, error) {
 			rows, err := q.run(ev, e)
 			if err != nil {

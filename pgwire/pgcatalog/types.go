@@ -116,6 +116,20 @@ func elemType(oid uint32) uint32 {
 }
 
 // arrayOf returns the array type of an element type.
+// errMultiDim refuses an array of arrays: PostgreSQL makes one array of
+// more dimensions, which the dialect does not build (it would print
+// {"{1,2}","{3,4}"} for {{1,2},{3,4}}).
+func errMultiDim(pos int32) *Error {
+	return errorf(CodeNotSupported, pos, "multidimensional arrays are not supported")
+}
+
+// multiDim reports whether an array of oid would be multidimensional: oid
+// is an array type with no array type of its own (a vector such as
+// int2vector has one).
+func multiDim(oid uint32) bool {
+	return isArrayType(oid) && arrayOf(oid) == tTextArray
+}
+
 func arrayOf(oid uint32) uint32 {
 	if t := typeByOID[oid]; t != nil && t.array != 0 {
 		return t.array
