@@ -89,6 +89,9 @@ func pgFormat(ev *evaluator, a []Value, t []uint32) (Value, error) {
 			s = quoteLiteral(ev.text(v, typ))
 		}
 		pad := width - utf8.RuneCountInString(s)
+		if pad > 0 && sb.Len()+len(s)+pad > maxRepeatBytes {
+			return null, errorf("54000", noPos, "requested length too large")
+		}
 		if pad > 0 && !left {
 			sb.WriteString(strings.Repeat(" ", pad))
 		}
