@@ -205,6 +205,12 @@ func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
 	dense := 0
 	var lastFrame [2]int
 	var lastVal Value
+	// A frame that keeps its start and only grows (the default frame with
+	// ORDER BY: a running total) folds the rows it gains into the previous
+	// frame's accumulator, rather than every member again: linear, not
+	// quadratic, in the partition's size.
+	var grow *aggAcc
+	var growFrame [2]int
 	for i, r := range rows {
 		if ev != nil {
 			if err := ev.check(); err != nil {
@@ -243,7 +249,15 @@ func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
 				v = lastVal // the same frame as the row before (its peers)
 				break
 			}
-			v, err = s.framed(ev, rows, s.frame.members(i, start, end, pp))
+			if s.agg != nil && s.frame.options&frameExclusions == 0 {
+				if grow == nil || start != growFrame[0] || end < growFrame[1] {
+					grow, growFrame = s.agg.newAcc(), [2]int{start, start}
+				}
+				v, err = growFrameTo(ev, grow, rows, growFrame[1], end)
+				growFrame[1] = max(growFrame[1], end)
+			} else {
+				v, err = s.framed(ev, rows, s.frame.members(i, start, end, pp))
+			}
 			lastFrame, lastVal = [2]int{start, end}, v
 		}
 		if err != nil {
@@ -252,6 +266,20 @@ func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
 		r.e.win[si] = v
 	}
 	return nil
+}
+
+// growFrameTo adds rows[from:to] to the accumulator of a growing frame
+// and returns the aggregate over all it holds.
+func growFrameTo(ev *evaluator, a *aggAcc, rows []winRow, from, to int) (Value, error) {
+	for j := from; j < to; j++ {
+		if err := ev.check(); err != nil {
+			return null, err
+		}
+		if err := a.add(ev, rows[j].e); err != nil {
+			return null, err
+		}
+	}
+	return a.result(ev)
 }
 
 // ntile is the bucket of row i of n when the partition is split into as
