@@ -40,7 +40,8 @@
 // small, but pgJDBC's getImportedKeys joins nine of them.
 //
 // Beyond joins the engine has what analysts' queries use: subqueries (row
-// IN too), LATERAL (lateralPlan in from.go), WITH RECURSIVE, set
+// IN too; an uncorrelated one runs once per statement and x IN it is a
+// hash lookup, subquery.go), LATERAL (lateralPlan in from.go), WITH RECURSIVE, set
 // operations, DISTINCT ON, GROUP BY with grouping sets (grouping.go),
 // window functions over named windows and frames (window.go), functions
 // in FROM with column definition lists and ROWS FROM (from.go,

@@ -1,16 +1,26 @@
 package pgcatalog
 
 import (
+	"strconv"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
 
 // bindSubLink binds EXISTS, scalar, ARRAY and IN/ANY/ALL subqueries. The
-// subquery's scope has sc as parent, so it may be correlated; it is
-// evaluated afresh for each row of the enclosing query.
+// subquery's scope has sc as parent, so it may be correlated; it is then
+// evaluated afresh for each row of the enclosing query, and otherwise once
+// per statement (subPlan).
 func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
-	q, err := b.bindQuery(x.Subselect.GetSelectStmt(), sc, nil)
+	correlated := false
+	unwatch := watchReferences(sc, func() { correlated = true })
+	inner, err := b.bindQuery(x.Subselect.GetSelectStmt(), sc, nil)
+	unwatch()
 	if err != nil {
 		return nil, err
+	}
+	q := inner
+	if !correlated {
+		q = &queryPlan{root: &subPlan{q: inner}, cols: inner.cols}
 	}
 	switch x.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
@@ -56,7 +66,7 @@ func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
 			return arrayV(out), nil
 		}}, nil
 	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
-		return b.bindQuantifiedSubquery(x, q, sc)
+		return b.bindQuantifiedSubquery(x, q, sc, !correlated)
 	}
 	return nil, errorf(CodeNotSupported, x.Location, "unsupported subquery type in catalog query")
 }
@@ -69,7 +79,7 @@ func rootFields(q *queryPlan) []colDef {
 	return nil
 }
 
-func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *scope) (*cexpr, error) {
+func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *scope, once bool) (*cexpr, error) {
 	if len(q.cols) != 1 {
 		return b.bindRowInSubquery(x, q, sc)
 	}
@@ -91,6 +101,19 @@ func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *s
 		return nil, err
 	}
 	all := x.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+	if once && op == "=" && !all && l.typ == rt && hashableIn(rt) {
+		return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			v, err := l.fn(ev, e)
+			if err != nil {
+				return null, err
+			}
+			set, err := ev.inSetOf(q, e)
+			if err != nil {
+				return null, err
+			}
+			return set.contains(v)
+		}}, nil
+	}
 	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		v, err := l.fn(ev, e)
 		if err != nil {
@@ -167,4 +190,126 @@ func rowsEqual(a, b []Value) int {
 		}
 	}
 	return result
+}
+
+// watchReferences calls mark whenever an expression bound from now on
+// references a column of sc or of a scope enclosing it: a subquery that
+// does is correlated. The returned function restores the scopes' hooks.
+func watchReferences(sc *scope, mark func()) (unwatch func()) {
+	var saved []func(int)
+	for s := sc; s != nil; s = s.parent {
+		old := s.refHook
+		saved = append(saved, old)
+		s.refHook = func(idx int) {
+			mark()
+			if old != nil {
+				old(idx)
+			}
+		}
+	}
+	return func() {
+		i := 0
+		for s := sc; s != nil; s = s.parent {
+			s.refHook = saved[i]
+			i++
+		}
+	}
+}
+
+// subPlan is an uncorrelated subquery: it runs once per statement, like
+// PostgreSQL's InitPlan, however many rows of the enclosing query ask.
+type subPlan struct{ q *queryPlan }
+
+func (p *subPlan) columns() []scopeCol { return p.q.root.columns() }
+
+func (p *subPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
+	if rows, ok := ev.subRows[p.q]; ok {
+		return rows, nil
+	}
+	rows, err := p.q.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	ev.subRows[p.q] = rows
+	return rows, nil
+}
+
+// inSet is the hashed values of an uncorrelated x IN (subquery), as
+// PostgreSQL hashes such a subplan: a lookup per row instead of a scan.
+type inSet struct {
+	typ     uint32
+	vals    map[string]bool
+	sawNull bool
+}
+
+// hashableIn reports whether values of type t are equal exactly when their
+// keys are (bpchar ignores trailing blanks, floats have two zeros).
+func hashableIn(t uint32) bool {
+	switch t {
+	case tBool, tInt2, tInt4, tInt8, tOid, tText, tVarchar, tName, tBytea, tNumeric, tDate, tUUID:
+		return true
+	}
+	return false
+}
+
+func (ev *evaluator) inSetOf(q *queryPlan, outer *env) (*inSet, error) {
+	if s, ok := ev.inSets[q]; ok {
+		return s, nil
+	}
+	rows, err := q.run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	s := &inSet{typ: q.cols[0].typ, vals: make(map[string]bool, len(rows))}
+	for _, r := range rows {
+		if r[0].isNull() {
+			s.sawNull = true
+			continue
+		}
+		k, err := s.key(r[0])
+		if err != nil {
+			return nil, err
+		}
+		s.vals[k] = true
+	}
+	ev.inSets[q] = s
+	return s, nil
+}
+
+// key is the text two equal values of the set's type share: integers and
+// numerics by their value (1.50 = 1.5), the others by their text.
+func (s *inSet) key(v Value) (string, error) {
+	switch s.typ {
+	case tInt2, tInt4, tInt8, tOid:
+		n, _ := v.asInt()
+		return strconv.FormatInt(n, 10), nil
+	case tNumeric:
+		n, err := numericOf(v)
+		if err != nil {
+			return "", err
+		}
+		return trimNumeric(n.String()), nil
+	}
+	return plainText(v), nil
+}
+
+// contains is x IN (the set): true when found; NULL when x is NULL (and
+// the set not empty) or when a NULL in the set might have matched.
+func (s *inSet) contains(x Value) (Value, error) {
+	switch {
+	case len(s.vals) == 0 && !s.sawNull:
+		return boolV(false), nil
+	case x.isNull():
+		return null, nil
+	}
+	k, err := s.key(x)
+	switch {
+	case err != nil:
+		return null, err
+	case s.vals[k]:
+		return boolV(true), nil
+	case s.sawNull:
+		return null, nil
+	}
+	return boolV(false), nil
 }
