@@ -41,7 +41,8 @@
 //
 // Beyond joins the engine has what analysts' queries use: subqueries (row
 // IN too; an uncorrelated one runs once per statement and x IN it is a
-// hash lookup, subquery.go), LATERAL (lateralPlan in from.go), WITH RECURSIVE, set
+// hash lookup, subquery.go; an EXISTS correlated by equalities is a hashed
+// semi-join, semijoin.go), LATERAL (lateralPlan in from.go), WITH RECURSIVE, set
 // operations, DISTINCT ON, GROUP BY with grouping sets (grouping.go),
 // window functions over named windows and frames (window.go), functions
 // in FROM with column definition lists and ROWS FROM (from.go,

@@ -24,6 +24,11 @@ func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
 	}
 	switch x.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
+		if correlated {
+			if e, ok := b.bindSemiJoin(x, sc); ok {
+				return e, nil
+			}
+		}
 		return &cexpr{typ: tBool, name: "exists", fn: func(ev *evaluator, e *env) (Value, error) {
 			rows, err := q.run(ev, e)
 			if err != nil {

@@ -553,6 +553,17 @@ SELECT a FROM generate_series(1, 5) a WHERE a IN (SELECT b FROM generate_series(
 SELECT x FROM (VALUES ('a'::text), ('b')) t(x) WHERE x IN (SELECT 'a'::varchar);
 SELECT x FROM (VALUES (1::int8), (2)) t(x) WHERE x IN (SELECT 1::int4);
 SELECT count(*) FROM generate_series(1, 3) a WHERE (SELECT random()) = (SELECT random());
+SELECT count(*) FROM (SELECT a FROM generate_series(1, 20000) a) t WHERE EXISTS (SELECT 1 FROM (SELECT b FROM generate_series(1, 20000) b) u WHERE u.b = t.a * 2);
+SELECT r.device_id, r.ts FROM public.readings r WHERE EXISTS (SELECT 1 FROM public.readings r2 WHERE r2.device_id = r.device_id AND r2.ts > r.ts) ORDER BY 1, 2 LIMIT 3;
+SELECT r.device_id FROM public.readings r WHERE NOT EXISTS (SELECT * FROM public.readings r2 WHERE r2.device_type = r.device_type AND (r2.stats->>'battery')::int > 90) ORDER BY 1 LIMIT 3;
+SELECT r.device_id FROM public.readings r WHERE EXISTS (SELECT 1 FROM public.readings r2 WHERE r.device_id = r2.device_id AND (r2.stats->>'battery')::int < 30) ORDER BY 1;
+SELECT t.x, EXISTS (SELECT 1 FROM (VALUES (1, 'a'), (2, NULL)) v(n, s) WHERE v.n = t.x) AS e FROM (VALUES (1), (2), (3), (NULL)) t(x) ORDER BY 1;
+SELECT c.relname FROM pg_class c WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = '_key') ORDER BY 1;
+SELECT n.nspname FROM pg_namespace n WHERE EXISTS (SELECT 1 FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid WHERE c.relnamespace = n.oid AND a.attnum > 0 AND c.relname = 'readings') ORDER BY 1;
+SELECT t.x FROM (VALUES (1), (2)) t(x) WHERE EXISTS (SELECT count(*) FROM (VALUES (5)) v(n) WHERE v.n = t.x);
+SELECT t.x FROM (VALUES (1), (2)) t(x) WHERE EXISTS (SELECT 1 FROM (VALUES (1), (2)) v(n) WHERE v.n = t.x LIMIT 0);
+SELECT t.x FROM (VALUES ('a'::text), ('b')) t(x) WHERE EXISTS (SELECT 1 FROM pg_class c WHERE c.relname = t.x);
+SELECT t.x FROM (VALUES (1::int8), (2)) t(x) WHERE EXISTS (SELECT 1 FROM generate_series(1, 1) g WHERE g = t.x);
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
