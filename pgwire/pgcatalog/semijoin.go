@@ -37,7 +37,7 @@ func (b *binder) bindSemiJoin(x *pg_query.SubLink, sc *scope) (e *cexpr, ok bool
 		return nil, false
 	}
 	var innerSides, outerSides, rest []*pg_query.Node
-	for _, c := range conjuncts(sel.WhereClause) {
+	for _, c := range splitAnd(sel.WhereClause) {
 		in, out, isPair := correlationPair(c, inner)
 		if !isPair {
 			rest = append(rest, c)
@@ -197,18 +197,6 @@ func fromNames(from []*pg_query.Node) (map[string]bool, bool) {
 		}
 	}
 	return names, true
-}
-
-// conjuncts splits an AND into its operands.
-func conjuncts(n *pg_query.Node) []*pg_query.Node {
-	if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_AND_EXPR {
-		var out []*pg_query.Node
-		for _, a := range be.Args {
-			out = append(out, conjuncts(a)...)
-		}
-		return out
-	}
-	return []*pg_query.Node{n}
 }
 
 // correlationPair reads c as inner = outer: one side reads only columns
