@@ -388,12 +388,12 @@ func parseArray(s string) ([]Value, error) {
 		return nil, errorf(CodeInvalidText, noPos, "malformed array literal: %q", s)
 	}
 	body := s[1 : len(s)-1]
-	if strings.TrimSpace(body) != "" && strings.TrimSpace(body)[0] == '{' {
-		return nil, errMultiDim(noPos)
-	}
 	var out []Value
-	if strings.TrimSpace(body) == "" {
+	switch trimmed := strings.TrimSpace(body); {
+	case trimmed == "":
 		return out, nil
+	case trimmed[0] == '{':
+		return nil, errMultiDim(noPos)
 	}
 	for i := 0; i <= len(body); {
 		for i < len(body) && body[i] == ' ' {

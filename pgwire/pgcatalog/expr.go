@@ -335,7 +335,6 @@ func (b *binder) bindParam(p *pg_query.ParamRef) (*cexpr, error) {
 	return e, nil
 }
 
-// typeFromName resolves a TypeName node.
 // unbuiltTypes are types pg_type lists whose values the dialect cannot
 // hold: their input and output functions are not built, so a value cast to
 // one would print its input unchanged ('10.1/16'::cidr for 10.1.0.0/16,
@@ -346,6 +345,7 @@ var unbuiltTypes = map[string]bool{
 	"point": true, "line": true, "lseg": true, "box": true, "path": true, "polygon": true, "circle": true,
 }
 
+// typeFromName resolves a TypeName node.
 func typeFromName(tn *pg_query.TypeName) (uint32, string, error) {
 	names := strs(tn.Names)
 	name := names[len(names)-1]

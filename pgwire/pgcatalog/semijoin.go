@@ -76,7 +76,7 @@ func (b *binder) bindSemiJoin(x *pg_query.SubLink, sc *scope) (e *cexpr, ok bool
 		if o.untyped {
 			o = b.coerce(o, t)
 		}
-		if o.typ != t || !hashableIn(t) {
+		if o.typ != t || !hashKeyed(t) {
 			return nil, false
 		}
 		sj.outer, sj.types = append(sj.outer, o), append(sj.types, t)
@@ -107,7 +107,7 @@ func (sj *semiJoin) key(vals []Value) (string, bool, error) {
 		if v.isNull() {
 			return "", false, nil
 		}
-		k, err := (&inSet{typ: sj.types[i]}).key(v)
+		k, err := hashKey(sj.types[i], v)
 		if err != nil {
 			return "", false, err
 		}

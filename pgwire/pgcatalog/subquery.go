@@ -106,7 +106,7 @@ func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *s
 		return nil, err
 	}
 	all := x.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
-	if once && op == "=" && !all && l.typ == rt && hashableIn(rt) {
+	if once && op == "=" && !all && l.typ == rt && hashKeyed(rt) {
 		return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 			v, err := l.fn(ev, e)
 			if err != nil {
@@ -247,9 +247,9 @@ type inSet struct {
 	sawNull bool
 }
 
-// hashableIn reports whether values of type t are equal exactly when their
-// keys are (bpchar ignores trailing blanks, floats have two zeros).
-func hashableIn(t uint32) bool {
+// hashKeyed reports whether values of type t are equal exactly when their
+// hashKeys are (bpchar ignores trailing blanks, floats have two zeros).
+func hashKeyed(t uint32) bool {
 	switch t {
 	case tBool, tInt2, tInt4, tInt8, tOid, tText, tVarchar, tName, tBytea, tNumeric, tDate, tUUID:
 		return true
@@ -257,34 +257,11 @@ func hashableIn(t uint32) bool {
 	return false
 }
 
-func (ev *evaluator) inSetOf(q *queryPlan, outer *env) (*inSet, error) {
-	if s, ok := ev.inSets[q]; ok {
-		return s, nil
-	}
-	rows, err := q.run(ev, outer)
-	if err != nil {
-		return nil, err
-	}
-	s := &inSet{typ: q.cols[0].typ, vals: make(map[string]bool, len(rows))}
-	for _, r := range rows {
-		if r[0].isNull() {
-			s.sawNull = true
-			continue
-		}
-		k, err := s.key(r[0])
-		if err != nil {
-			return nil, err
-		}
-		s.vals[k] = true
-	}
-	ev.inSets[q] = s
-	return s, nil
-}
-
-// key is the text two equal values of the set's type share: integers and
-// numerics by their value (1.50 = 1.5), the others by their text.
-func (s *inSet) key(v Value) (string, error) {
-	switch s.typ {
+// hashKey is the text two equal values of type t (hashKeyed) share:
+// integers and numerics by their value (1.50 = 1.5), the others by their
+// text.
+func hashKey(t uint32, v Value) (string, error) {
+	switch t {
 	case tInt2, tInt4, tInt8, tOid:
 		n, _ := v.asInt()
 		return strconv.FormatInt(n, 10), nil
@@ -298,6 +275,34 @@ func (s *inSet) key(v Value) (string, error) {
 	return plainText(v), nil
 }
 
+func (ev *evaluator) inSetOf(q *queryPlan, outer *env) (*inSet, error) {
+	if s, ok := ev.inSets[q]; ok {
+		return s, nil
+	}
+	run := q.run
+	if sp, ok := q.root.(*subPlan); ok {
+		run = sp.q.run // the set is what is kept, not the rows too
+	}
+	rows, err := run(ev, outer)
+	if err != nil {
+		return nil, err
+	}
+	s := &inSet{typ: q.cols[0].typ, vals: make(map[string]bool, len(rows))}
+	for _, r := range rows {
+		if r[0].isNull() {
+			s.sawNull = true
+			continue
+		}
+		k, err := hashKey(s.typ, r[0])
+		if err != nil {
+			return nil, err
+		}
+		s.vals[k] = true
+	}
+	ev.inSets[q] = s
+	return s, nil
+}
+
 // contains is x IN (the set): true when found; NULL when x is NULL (and
 // the set not empty) or when a NULL in the set might have matched.
 func (s *inSet) contains(x Value) (Value, error) {
@@ -307,7 +312,7 @@ func (s *inSet) contains(x Value) (Value, error) {
 	case x.isNull():
 		return null, nil
 	}
-	k, err := s.key(x)
+	k, err := hashKey(s.typ, x)
 	switch {
 	case err != nil:
 		return null, err

@@ -115,7 +115,6 @@ func elemType(oid uint32) uint32 {
 	return tText
 }
 
-// arrayOf returns the array type of an element type.
 // errMultiDim refuses an array of arrays: PostgreSQL makes one array of
 // more dimensions, which the dialect does not build (it would print
 // {"{1,2}","{3,4}"} for {{1,2},{3,4}}).
@@ -130,6 +129,7 @@ func multiDim(oid uint32) bool {
 	return isArrayType(oid) && arrayOf(oid) == tTextArray
 }
 
+// arrayOf returns the array type of an element type.
 func arrayOf(oid uint32) uint32 {
 	if t := typeByOID[oid]; t != nil && t.array != 0 {
 		return t.array
