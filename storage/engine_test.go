@@ -107,6 +107,12 @@ func TestEngineDataDriven(t *testing.T) {
 	}
 }
 
+// TestEngineDataDrivenReadahead runs the same files with every read reading
+// ahead from its first row (readahead.go): the output must not change.
+func TestEngineDataDrivenReadahead(t *testing.T) {
+	withReadaheadAfter(0, func() { TestEngineDataDriven(t) })
+}
+
 // testEpoch is where every test clock starts.
 var testEpoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 

@@ -81,6 +81,8 @@ type RowIterator struct {
 	stats         ReadStats
 	err           error
 	closed        bool
+	raDecided     bool       // shouldReadAhead was asked
+	ra            *readahead // non-nil: a goroutine reads ahead (readahead.go)
 }
 
 // readScratch is the memory a read reuses from the reads before it: a point
@@ -155,6 +157,23 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 // Next returns the next row that has at least one cell after filtering, or
 // nil at the end or on error (check Err).
 func (it *RowIterator) Next() *Row {
+	switch {
+	case it.closed:
+		return nil
+	case it.ra != nil:
+		return it.ra.nextRow()
+	case it.stats.RowsReturned >= readaheadAfter && !it.raDecided && it.err == nil:
+		it.raDecided = true
+		if it.shouldReadAhead() {
+			it.startReadahead()
+			return it.ra.nextRow()
+		}
+	}
+	return it.next()
+}
+
+// next is Next on the goroutine that owns the iterator.
+func (it *RowIterator) next() *Row {
 	if it.err != nil || it.closed || (it.limit > 0 && it.stats.RowsReturned >= it.limit) {
 		return nil
 	}
@@ -478,15 +497,28 @@ func containsQualifier(qs [][]byte, q []byte) bool {
 }
 
 // Err returns the error that ended the iteration, if any.
-func (it *RowIterator) Err() error { return it.err }
+func (it *RowIterator) Err() error {
+	if it.ra != nil {
+		return it.ra.err()
+	}
+	return it.err
+}
 
 // Stats returns what the read has done so far.
-func (it *RowIterator) Stats() ReadStats { return it.stats }
+func (it *RowIterator) Stats() ReadStats {
+	if it.ra != nil {
+		return it.ra.stats()
+	}
+	return it.stats
+}
 
 // Close releases the iterator. Closing twice is an error.
 func (it *RowIterator) Close() error {
 	if it.closed {
 		return fmt.Errorf("storage: RowIterator closed twice")
+	}
+	if it.ra != nil {
+		it.ra.close()
 	}
 	it.closed = true
 	if it.scratch != nil {
