@@ -269,6 +269,11 @@ func (e *encoder) appendJSONKey(dst []byte, k types.Value) []byte {
 // int64 counter's big-endian cells) are hex: a pg_dump of Shale then loads
 // into PostgreSQL.
 func appendJSONBytes(dst, b []byte) []byte {
+	if jsonVerbatim(b) { // the common cell: one pass, no escapes
+		dst = append(dst, '"')
+		dst = append(dst, b...)
+		return append(dst, '"')
+	}
 	if plainJSONBytes(b) {
 		return pgjson.AppendString(dst, b)
 	}
@@ -276,3 +281,21 @@ func appendJSONBytes(dst, b []byte) []byte {
 	dst = hex.AppendEncode(dst, b)
 	return append(dst, '"')
 }
+
+// jsonVerbatim reports whether b is ASCII a JSON string holds as itself:
+// no control character, quote or backslash (so no leading \x either).
+func jsonVerbatim(b []byte) bool {
+	for _, c := range b {
+		if !verbatimJSON[c] {
+			return false
+		}
+	}
+	return true
+}
+
+var verbatimJSON = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()

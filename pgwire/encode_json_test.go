@@ -92,6 +92,11 @@ func TestJSONBytes(t *testing.T) {
 		"\x00\x00\x00\x00\x00\x00\x00;": `"\\x000000000000003b"`, // jsonb has no \u0000
 		"a\x00b":                        `"\\x610062"`,
 		"\x01":                          `"\u0001"`,
+		"":                              `""`,
+		"a b~\x7f":                      "\"a b~\x7f\"", // DEL is not escaped
+		`say "hi"`:                      `"say \"hi\""`,
+		`a\b`:                           `"a\\b"`,
+		"tab\there":                     `"tab\there"`,
 	} {
 		if got := string(appendJSONBytes(nil, []byte(in))); got != want {
 			t.Errorf("%q: got %s, want %s", in, got, want)
