@@ -82,6 +82,7 @@ type RowIterator struct {
 	err           error
 	closed        bool
 	raDecided     bool       // shouldReadAhead was asked
+	batching      bool       // rows accumulate in arena (readAhead's batch)
 	ra            *readahead // non-nil: a goroutine reads ahead (readahead.go)
 }
 
@@ -256,7 +257,10 @@ func (it *RowIterator) nextSpan() {
 // iterator on the next row's first cell (in iteration order). It returns
 // false when the row had no visible cell or on error.
 func (it *RowIterator) collectRow() bool {
-	it.arena.reset()
+	if !it.batching {
+		it.arena.reset()
+	}
+	rowStart := it.arena.size
 	it.cells = it.cells[:0]
 	k := it.iter.Key()
 	row, rest, buf, err := decodeRowKey(k, it.keyBuf[:0])
@@ -328,7 +332,7 @@ func (it *RowIterator) collectRow() bool {
 	if it.reversed {
 		slices.Reverse(it.cells)
 	}
-	if it.arena.size > MaxRowSize {
+	if it.arena.size-rowStart > MaxRowSize {
 		it.err = fmt.Errorf("%w: row %q is larger than %d bytes", ErrFailedPrecondition, it.row.Key, MaxRowSize)
 		return false
 	}

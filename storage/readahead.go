@@ -53,18 +53,15 @@ type batchRow struct {
 	start, end int // the row's cells in the batch's cells
 }
 
-// add copies r into the batch.
+// add adds r, whose bytes are in the batch's arena already, to the batch.
 func (b *rowBatch) add(r *Row) {
 	start := len(b.cells)
-	for _, c := range r.Cells {
-		c.Qualifier, c.Value = b.arena.copy2(c.Qualifier, c.Value)
-		b.cells = append(b.cells, c) // Labels are the filter's: never reused
-	}
-	b.rows = append(b.rows, batchRow{key: b.arena.copy(r.Key), start: start, end: len(b.cells)})
+	b.cells = append(b.cells, r.Cells...) // Labels are the filter's: never reused
+	b.rows = append(b.rows, batchRow{key: r.Key, start: start, end: len(b.cells)})
 }
 
-func (b *rowBatch) full() bool {
-	return len(b.rows) >= readaheadRows || b.arena.size >= readaheadBytes
+func (b *rowBatch) full(a *arena) bool {
+	return len(b.rows) >= readaheadRows || a.size >= readaheadBytes
 }
 
 func (b *rowBatch) reset() {
@@ -98,6 +95,7 @@ func (it *RowIterator) startReadahead() {
 		ra.free <- new(rowBatch)
 	}
 	it.ra = ra
+	it.batching = true
 	go it.readAhead(ra)
 }
 
@@ -112,7 +110,10 @@ func (it *RowIterator) readAhead(ra *readahead) {
 			return
 		}
 		b.reset()
-		for !b.full() {
+		// The rows' bytes go straight into the batch's arena: the read
+		// does not reset it between rows while batching.
+		it.arena, b.arena = b.arena, arena{}
+		for !b.full(&it.arena) {
 			r := it.next()
 			if r == nil {
 				b.err, b.last = it.err, true
@@ -120,6 +121,7 @@ func (it *RowIterator) readAhead(ra *readahead) {
 			}
 			b.add(r)
 		}
+		b.arena, it.arena = it.arena, arena{}
 		b.stats = it.stats
 		select {
 		case ra.full <- b:
