@@ -29,16 +29,16 @@ type evaluator struct {
 	// Uncorrelated subqueries run once per statement, as PostgreSQL's
 	// InitPlans do: their rows, and for x IN (subquery) their hashed
 	// values (subquery.go).
-	subRows  map[*queryPlan][][]Value
-	inSets   map[*queryPlan]*inSet
-	semiSets map[*semiJoin]semiSet // decorrelated EXISTS (semijoin.go)
+	subRows map[*queryPlan][][]Value
+	inSets  map[*queryPlan]*inSet
+	lookups map[*decorrelated]lookupTable // decorrelated subqueries (semijoin.go)
 }
 
 func newEvaluator(ctx context.Context, src Source, sess *Session, params []uint32, args []*string) (*evaluator, error) {
 	ev := &evaluator{ctx: ctx, src: src, sess: sess, now: time.Now().UTC(),
 		rels: map[*relDef][][]Value{}, ctes: map[*cteDef][][]Value{}, regexps: map[string]*regexp.Regexp{},
 		scanned: map[*tableScanPlan][][]Value{}, opened: map[*tableScanPlan]bool{},
-		subRows: map[*queryPlan][][]Value{}, inSets: map[*queryPlan]*inSet{}, semiSets: map[*semiJoin]semiSet{}}
+		subRows: map[*queryPlan][][]Value{}, inSets: map[*queryPlan]*inSet{}, lookups: map[*decorrelated]lookupTable{}}
 	if len(args) < len(params) {
 		return nil, errorf(CodeSyntax, noPos, "bind message supplies %d parameters, but prepared statement requires %d", len(args), len(params))
 	}

@@ -1,37 +1,124 @@
 package pgcatalog
 
 import (
+	"errors"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
 
-// A correlated EXISTS whose correlation is equalities between its own
+// A correlated subquery whose correlation is equalities between its own
 // columns and the enclosing query's, EXISTS (SELECT 1 FROM x WHERE x.a =
-// t.a AND x.b > 0), would run once per row of the enclosing query. It is
-// run instead as PostgreSQL plans it, a hashed semi-join: the subquery
-// without those equalities, selecting their inner sides, runs once per
-// statement, and each row looks its outer sides up in the hashed result.
+// t.a AND x.b > 0) or (SELECT count(*) FROM x WHERE x.a = t.a), would run
+// once per row of the enclosing query. It is run instead once per
+// statement, without those equalities and selecting their inner sides,
+// and each row looks its outer sides up in the hashed result: for EXISTS,
+// PostgreSQL's hashed semi-join; for a scalar subquery, the join against
+// the subquery grouped by its correlation that PostgreSQL leaves to the
+// query's author.
+//
+// Run once, the subquery evaluates its WHERE and value over inner rows that
+// no row of the enclosing query would reach. When that fails (1/0 in a
+// row no lookup asks for), the statement goes on with the subquery run
+// per row, which fails only where PostgreSQL does.
 
-// semiJoin is a decorrelated EXISTS: inner selects the inner sides of the
-// equalities; outer are their outer sides, bound in the enclosing scope.
-type semiJoin struct {
+// decorrelated is such a subquery: inner selects the inner sides of the
+// equalities, then a scalar subquery's value (grouped by the inner sides
+// when the value aggregates); outer are the outer sides, bound in the
+// enclosing scope.
+type decorrelated struct {
 	inner *queryPlan
 	outer []*cexpr
 	types []uint32
+	// empty is a scalar aggregate's value over no rows, the value of a row
+	// that finds no group (count(*) is 0 there, not NULL); nil otherwise.
+	empty *queryPlan
 }
 
-// semiSet is the hashed keys of a semiJoin's inner rows (a row with a
-// NULL side matches nothing, as = with NULL is never true).
-type semiSet map[string]bool
+// lookupTable is a decorrelated subquery's inner rows hashed by their
+// sides' keys (a row with a NULL side matches nothing, as = with NULL is
+// never true): the value of the first row with the key, and how many
+// rows have it.
+type lookupTable map[string]lookupRow
+
+type lookupRow struct {
+	val Value
+	n   int
+}
 
 // bindSemiJoin decorrelates x, an EXISTS subquery, when it has that form;
 // ok is false otherwise (the subquery then runs per row).
-func (b *binder) bindSemiJoin(x *pg_query.SubLink, sc *scope) (e *cexpr, ok bool) {
+func (b *binder) bindSemiJoin(x *pg_query.SubLink, sc *scope, perRow *cexpr) (e *cexpr, ok bool) {
 	sel := x.Subselect.GetSelectStmt()
 	if sel == nil || !plainSelect(sel) {
 		return nil, false
 	}
+	d, ok := b.decorrelate(sel, nil, false, sc)
+	if !ok {
+		return nil, false
+	}
+	return &cexpr{typ: tBool, name: "exists", fn: func(ev *evaluator, e *env) (Value, error) {
+		_, found, table, err := d.lookup(ev, e)
+		if table == nil && err == nil {
+			return perRow.fn(ev, e)
+		}
+		return boolV(found), err
+	}}, true
+}
+
+// bindScalarJoin decorrelates x, a scalar subquery, when it has that form;
+// ok is false otherwise.
+func (b *binder) bindScalarJoin(x *pg_query.SubLink, sc *scope, perRow *cexpr) (e *cexpr, ok bool) {
+	sel := x.Subselect.GetSelectStmt()
+	if sel == nil || !scalarSelect(sel) {
+		return nil, false
+	}
+	target := sel.TargetList[0].GetResTarget().Val
+	agg := hasAggregate(target)
+	d, ok := b.decorrelate(sel, target, agg, sc)
+	if !ok {
+		return nil, false
+	}
+	if agg {
+		q := &pg_query.SelectStmt{FromClause: sel.FromClause, TargetList: sel.TargetList,
+			WhereClause: &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{
+				Val: &pg_query.A_Const_Boolval{Boolval: &pg_query.Boolean{Boolval: false}}}}}}
+		empty, err := b.bindQuery(q, sc, nil)
+		if err != nil {
+			return nil, false
+		}
+		d.empty = &queryPlan{root: &subPlan{q: empty}, cols: empty.cols}
+	}
+	if d.inner.cols[len(d.types)].typ != perRow.typ {
+		return nil, false
+	}
+	return &cexpr{typ: perRow.typ, name: perRow.name, fields: perRow.fields, fn: func(ev *evaluator, e *env) (Value, error) {
+		r, found, table, err := d.lookup(ev, e)
+		switch {
+		case err != nil:
+			return null, err
+		case table == nil:
+			return perRow.fn(ev, e)
+		case found && r.n > 1:
+			return null, errMultipleRows
+		case found:
+			return r.val, nil
+		case d.empty == nil:
+			return null, nil
+		}
+		rows, err := d.empty.run(ev, nil)
+		if err != nil {
+			return null, err
+		}
+		return rows[0][0], nil
+	}}, true
+}
+
+// decorrelate binds sel, whose WHERE holds the equalities, as a
+// decorrelated subquery selecting value (nil: nothing) after the inner
+// sides, grouped by them when group is set. ok is false when sel has no
+// such equality or is correlated otherwise too.
+func (b *binder) decorrelate(sel *pg_query.SelectStmt, value *pg_query.Node, group bool, sc *scope) (*decorrelated, bool) {
 	inner, ok := fromNames(sel.FromClause)
 	if !ok {
 		return nil, false
@@ -52,6 +139,12 @@ func (b *binder) bindSemiJoin(x *pg_query.SubLink, sc *scope) (e *cexpr, ok bool
 	for _, n := range innerSides {
 		q.TargetList = append(q.TargetList, pg_query.MakeResTargetNodeWithVal(n, -1))
 	}
+	if value != nil {
+		q.TargetList = append(q.TargetList, pg_query.MakeResTargetNodeWithVal(value, -1))
+	}
+	if group {
+		q.GroupClause = innerSides
+	}
 	switch len(rest) {
 	case 0:
 	case 1:
@@ -66,7 +159,7 @@ func (b *binder) bindSemiJoin(x *pg_query.SubLink, sc *scope) (e *cexpr, ok bool
 	if err != nil || correlated {
 		return nil, false
 	}
-	sj := &semiJoin{inner: plan}
+	d := &decorrelated{inner: plan}
 	for i, n := range outerSides {
 		o, err := b.bindExpr(n, sc)
 		if err != nil {
@@ -79,35 +172,39 @@ func (b *binder) bindSemiJoin(x *pg_query.SubLink, sc *scope) (e *cexpr, ok bool
 		if o.typ != t || !hashKeyed(t) {
 			return nil, false
 		}
-		sj.outer, sj.types = append(sj.outer, o), append(sj.types, t)
+		d.outer, d.types = append(d.outer, o), append(d.types, t)
 	}
-	return &cexpr{typ: tBool, name: "exists", fn: sj.exists}, true
+	return d, true
 }
 
-func (sj *semiJoin) exists(ev *evaluator, e *env) (Value, error) {
-	set, err := ev.semiSetOf(sj)
-	if err != nil {
-		return null, err
+// lookup finds the row of the enclosing query's env: found is false when
+// no inner row has its key (or one of its sides is NULL). A nil table
+// (and no error) means the subquery could not run once: it must run per
+// row.
+func (d *decorrelated) lookup(ev *evaluator, e *env) (r lookupRow, found bool, table lookupTable, err error) {
+	if table, err = ev.lookupTableOf(d); table == nil || err != nil {
+		return r, false, table, err
 	}
-	vals, err := evalArgs(ev, e, sj.outer)
+	vals, err := evalArgs(ev, e, d.outer)
 	if err != nil {
-		return null, err
+		return r, false, table, err
 	}
-	k, ok, err := sj.key(vals)
+	k, ok, err := d.key(vals)
 	if err != nil || !ok {
-		return boolV(false), err
+		return r, false, table, err
 	}
-	return boolV(set[k]), nil
+	r, found = table[k]
+	return r, found, table, nil
 }
 
 // key joins the keys of a row's sides; ok is false when one is NULL.
-func (sj *semiJoin) key(vals []Value) (string, bool, error) {
+func (d *decorrelated) key(vals []Value) (string, bool, error) {
 	var sb strings.Builder
 	for i, v := range vals {
 		if v.isNull() {
 			return "", false, nil
 		}
-		k, err := hashKey(sj.types[i], v)
+		k, err := hashKey(d.types[i], v)
 		if err != nil {
 			return "", false, err
 		}
@@ -118,29 +215,44 @@ func (sj *semiJoin) key(vals []Value) (string, bool, error) {
 	return sb.String(), true, nil
 }
 
-func (ev *evaluator) semiSetOf(sj *semiJoin) (semiSet, error) {
-	if s, ok := ev.semiSets[sj]; ok {
-		return s, nil
+// lookupTableOf runs d once per statement; nil (and no error) when that
+// failed in a way running it per row may not (runsPerRow).
+func (ev *evaluator) lookupTableOf(d *decorrelated) (lookupTable, error) {
+	if t, ok := ev.lookups[d]; ok {
+		return t, nil
 	}
-	rows, err := sj.inner.run(ev, nil)
-	if err != nil {
+	failed := func(err error) (lookupTable, error) {
+		if runsPerRow(err) {
+			ev.lookups[d] = nil
+			return nil, nil
+		}
 		return nil, err
 	}
-	s := make(semiSet, len(rows))
+	rows, err := d.inner.run(ev, nil)
+	if err != nil {
+		return failed(err)
+	}
+	t := make(lookupTable, len(rows))
 	for _, r := range rows {
 		if err := ev.check(); err != nil {
 			return nil, err
 		}
-		k, ok, err := sj.key(r[:len(sj.types)])
+		k, ok, err := d.key(r[:len(d.types)])
 		if err != nil {
-			return nil, err
+			return failed(err)
 		}
-		if ok {
-			s[k] = true
+		if !ok {
+			continue
 		}
+		lr, seen := t[k]
+		if !seen && len(r) > len(d.types) {
+			lr.val = r[len(d.types)]
+		}
+		lr.n++
+		t[k] = lr
 	}
-	ev.semiSets[sj] = s
-	return s, nil
+	ev.lookups[d] = t
+	return t, nil
 }
 
 // plainSelect reports whether sel is one SELECT ... FROM ... WHERE whose
@@ -161,6 +273,59 @@ func plainSelect(sel *pg_query.SelectStmt) bool {
 		}
 	}
 	return true
+}
+
+// runsPerRow reports whether a decorrelated subquery that failed with err
+// may still run per row: any error but a cancel or a statement bound.
+func runsPerRow(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code != CodeCanceled && !strings.HasPrefix(e.Code, "54")
+}
+
+// scalarSelect reports whether sel is one SELECT expr FROM ... WHERE whose
+// value per row of the enclosing query its WHERE alone decides: what
+// plainSelect asks, except that the one target may be any expression
+// (an aggregate too), with no window function or subquery in it.
+func scalarSelect(sel *pg_query.SelectStmt) bool {
+	if sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.ValuesLists) > 0 || sel.WithClause != nil ||
+		len(sel.GroupClause) > 0 || sel.HavingClause != nil || sel.LimitCount != nil || sel.LimitOffset != nil ||
+		len(sel.WindowClause) > 0 || len(sel.FromClause) == 0 || sel.WhereClause == nil || sel.IntoClause != nil ||
+		len(sel.LockingClause) > 0 || len(sel.DistinctClause) > 0 || len(sel.TargetList) != 1 {
+		return false
+	}
+	rt := sel.TargetList[0].GetResTarget()
+	if rt == nil || rt.Val == nil {
+		return false
+	}
+	if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+		return false
+	}
+	ok := true
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n.GetSubLink() != nil || n.GetFuncCall() != nil && n.GetFuncCall().Over != nil {
+			ok = false
+			return
+		}
+		eachChild(n.ProtoReflect(), walk)
+	}
+	walk(rt.Val)
+	return ok
+}
+
+// hasAggregate reports whether n calls an aggregate.
+func hasAggregate(n *pg_query.Node) bool {
+	found := false
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if fc := n.GetFuncCall(); fc != nil && isAggregateCall(fc) {
+			found = true
+			return
+		}
+		eachChild(n.ProtoReflect(), walk)
+	}
+	walk(n)
+	return found
 }
 
 // fromNames lists the names a FROM clause's items take (a table's alias,

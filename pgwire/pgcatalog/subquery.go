@@ -24,23 +24,24 @@ func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
 	}
 	switch x.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
-		if correlated {
-			if e, ok := b.bindSemiJoin(x, sc); ok {
-				return e, nil
-			}
-		}
-		return &cexpr{typ: tBool, name: "exists", fn: func(ev *evaluator, e *env) (Value, error) {
+		perRow := &cexpr{typ: tBool, name: "exists", fn: func(ev *evaluator, e *env) (Value, error) {
 			rows, err := q.run(ev, e)
 			if err != nil {
 				return null, err
 			}
 			return boolV(len(rows) > 0), nil
-		}}, nil
+		}}
+		if correlated {
+			if e, ok := b.bindSemiJoin(x, sc, perRow); ok {
+				return e, nil
+			}
+		}
+		return perRow, nil
 	case pg_query.SubLinkType_EXPR_SUBLINK:
 		if len(q.cols) != 1 {
 			return nil, errorf(CodeSyntax, x.Location, "subquery must return only one column")
 		}
-		return &cexpr{typ: q.cols[0].typ, name: q.cols[0].name, fields: rootFields(q), fn: func(ev *evaluator, e *env) (Value, error) {
+		perRow := &cexpr{typ: q.cols[0].typ, name: q.cols[0].name, fields: rootFields(q), fn: func(ev *evaluator, e *env) (Value, error) {
 			rows, err := q.run(ev, e)
 			switch {
 			case err != nil:
@@ -48,10 +49,16 @@ func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
 			case len(rows) == 0:
 				return null, nil
 			case len(rows) > 1:
-				return null, errorf(CodeCardinality, x.Location, "more than one row returned by a subquery used as an expression")
+				return null, errMultipleRows
 			}
 			return rows[0][0], nil
-		}}, nil
+		}}
+		if correlated {
+			if e, ok := b.bindScalarJoin(x, sc, perRow); ok {
+				return e, nil
+			}
+		}
+		return perRow, nil
 	case pg_query.SubLinkType_ARRAY_SUBLINK:
 		if len(q.cols) != 1 {
 			return nil, errorf(CodeSyntax, x.Location, "subquery must return only one column")
@@ -75,6 +82,10 @@ func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
 	}
 	return nil, errorf(CodeNotSupported, x.Location, "unsupported subquery type in catalog query")
 }
+
+// errMultipleRows is a scalar subquery's error for a row of the enclosing
+// query that finds more than one row; PostgreSQL gives it no position.
+var errMultipleRows = errorf(CodeCardinality, noPos, "more than one row returned by a subquery used as an expression")
 
 func rootFields(q *queryPlan) []colDef {
 	cols := q.root.columns()
