@@ -31,6 +31,8 @@ func (s StorageScanner) Scan(ctx context.Context, req ScanRequest) (RowSource, e
 			opts.Families, opts.Qualifiers = req.mem.columns(req.Columns)
 		}
 		opts.LatestOnly = req.CellsPerColumn == 1 && req.MinTS == 0 && req.MaxTS == 0
+		// Building and encoding a row costs about what reading it does.
+		opts.ReadAhead = true
 	}
 	if !req.Spans.IsFull() {
 		opts.Rows.Ranges = req.mem.rowRanges(req.Spans)

@@ -35,6 +35,13 @@ type ReadOptions struct {
 	// KeepEmptyRows also returns rows that have cells but none left after
 	// Families and Filter, with no cells (SQL shows them as empty maps).
 	KeepEmptyRows bool
+	// ReadAhead lets a long read iterate on a goroutine of its own
+	// (readahead.go). It pays when the caller's own work per row is like
+	// the read's (SQL building and encoding rows); when that work is small
+	// (counting keys), or when what consumes the rows is the bottleneck (a
+	// gRPC client parsing ReadRows on the same machine), it only adds the
+	// handoff's CPU.
+	ReadAhead bool
 }
 
 // MaxRowSize is the largest row a read returns (spec §8).
@@ -81,7 +88,7 @@ type RowIterator struct {
 	stats         ReadStats
 	err           error
 	closed        bool
-	raDecided     bool       // shouldReadAhead was asked
+	raDecided     bool       // shouldReadAhead was asked, or ReadAhead not set
 	batching      bool       // rows accumulate in arena (readAhead's batch)
 	ra            *readahead // non-nil: a goroutine reads ahead (readahead.go)
 }
@@ -141,7 +148,7 @@ func (e *Engine) ReadRows(ctx context.Context, tgt Target, opts ReadOptions) (*R
 		ctx: ctx, t: r.t, view: r.view, spans: spans, reversed: opts.Reversed,
 		limit: opts.Limit, filter: cf, families: families, keysOnly: opts.KeysOnly,
 		keepEmpty: opts.KeepEmptyRows || opts.KeysOnly, quals: quals, latestOnly: latestOnly,
-		readScratch: *scratch, scratch: scratch,
+		readScratch: *scratch, scratch: scratch, raDecided: !opts.ReadAhead && !readaheadAlways,
 	}
 	if opts.Reversed {
 		it.spanIdx = len(spans) - 1

@@ -2,10 +2,11 @@ package storage
 
 import "runtime"
 
-// A long read moves its Pebble iteration onto a goroutine of its own, which
-// reads ahead into batches of rows while the caller works on the rows
-// before them: a scan whose caller builds and encodes every row (SQL over
-// pgwire, ReadRows over gRPC) then uses a second core for half of its work.
+// A long read that asks for it (ReadOptions.ReadAhead) moves its Pebble
+// iteration onto a goroutine of its own, which reads ahead into batches of
+// rows while the caller works on the rows before them: a scan whose caller
+// builds and encodes every row (SQL) then uses a second core for half of
+// its work.
 //
 // A read starts on the caller's goroutine and reads ahead from its
 // readaheadAfter'th row on, so a point read or a short range never starts a
@@ -19,6 +20,9 @@ import "runtime"
 // at its last row, and Close waits for the goroutine before it releases the
 // iterator.
 var readaheadAfter int64 = 1024
+
+// readaheadAlways makes every read read ahead as if it had asked (tests).
+var readaheadAlways bool
 
 const (
 	readaheadRows    = 512

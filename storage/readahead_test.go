@@ -28,11 +28,12 @@ func readaheadEngine(t *testing.T) *Engine {
 	return e
 }
 
-// withReadaheadAfter runs f with reads reading ahead from their n'th row.
+// withReadaheadAfter runs f with every read reading ahead from its n'th
+// row, whether it asks to or not.
 func withReadaheadAfter(n int64, f func()) {
 	old := readaheadAfter
-	readaheadAfter = n
-	defer func() { readaheadAfter = old }()
+	readaheadAfter, readaheadAlways = n, true
+	defer func() { readaheadAfter, readaheadAlways = old, false }()
 	f()
 }
 
@@ -89,6 +90,16 @@ func TestReadaheadSameRows(t *testing.T) {
 				t.Errorf("stats %+v, want %+v", gotSt, wantSt)
 			}
 		})
+	}
+}
+
+// TestReadaheadAsked: only a read that asks reads ahead.
+func TestReadaheadAsked(t *testing.T) {
+	e := readaheadEngine(t)
+	for _, ask := range []bool{false, true} {
+		if _, _, ahead := readAll(t, e, ReadOptions{ReadAhead: ask}); ahead != ask {
+			t.Errorf("ReadAhead %v: read ahead %v", ask, ahead)
+		}
 	}
 }
 
