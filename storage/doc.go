@@ -8,7 +8,10 @@
 // (MutateRow, MutateRows, CheckAndMutateRow, ReadModifyWriteRow) and reads
 // (ReadRows → RowIterator, SampleRowKeys). A read turns its RowSet into
 // sorted Pebble key spans and walks them with one bounded iterator, one row
-// at a time; filters (filter.go, filter_eval.go) run per row.
+// at a time; filters (filter.go, filter_eval.go) run per row. A long read
+// that asks (ReadOptions.ReadAhead: SQL scans) walks them on a goroutine of
+// its own from its 1024th row, a few batches of rows ahead of its caller
+// (readahead.go).
 //
 // # Key layout
 //

@@ -56,7 +56,8 @@ type ReadStats struct {
 }
 
 // RowIterator streams the rows of a read from one bounded Pebble iteration
-// per span; it never holds more than one row. It is not safe for concurrent
+// per span; it holds one row, or reading ahead a few batches of them
+// (readahead.go). It is not safe for concurrent
 // use. The *Row returned by Next, and every slice in it, stay valid until the
 // following call to Next or Close; callers that keep them must copy.
 type RowIterator struct {

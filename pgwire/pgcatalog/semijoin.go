@@ -33,6 +33,9 @@ type decorrelated struct {
 	// empty is a scalar aggregate's value over no rows, the value of a row
 	// that finds no group (count(*) is 0 there, not NULL); nil otherwise.
 	empty *queryPlan
+	// in marks x IN (subquery): the table also holds each value under its
+	// key joined to the value's (inKey).
+	in bool
 }
 
 // lookupTable is a decorrelated subquery's inner rows hashed by their
@@ -42,8 +45,9 @@ type decorrelated struct {
 type lookupTable map[string]lookupRow
 
 type lookupRow struct {
-	val Value
-	n   int
+	val     Value
+	n       int
+	sawNull bool // in: a row with the key has a NULL value
 }
 
 // bindSemiJoin decorrelates x, an EXISTS subquery, when it has that form;
@@ -112,6 +116,68 @@ func (b *binder) bindScalarJoin(x *pg_query.SubLink, sc *scope, perRow *cexpr) (
 		}
 		return rows[0][0], nil
 	}}, true
+}
+
+// bindInJoin decorrelates x IN (subquery), l being x, when the subquery
+// has that form and its value does not aggregate; ok is false otherwise.
+func (b *binder) bindInJoin(x *pg_query.SubLink, l *cexpr, sc *scope, perRow *cexpr) (e *cexpr, ok bool) {
+	sel := x.Subselect.GetSelectStmt()
+	if sel == nil || !scalarSelect(sel) {
+		return nil, false
+	}
+	target := sel.TargetList[0].GetResTarget().Val
+	if hasAggregate(target) {
+		return nil, false
+	}
+	d, ok := b.decorrelate(sel, target, false, sc)
+	if !ok || d.inner.cols[len(d.types)].typ != l.typ {
+		return nil, false
+	}
+	d.in = true
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		table, err := ev.lookupTableOf(d)
+		if table == nil || err != nil {
+			if err != nil {
+				return null, err
+			}
+			return perRow.fn(ev, e)
+		}
+		v, err := l.fn(ev, e)
+		if err != nil {
+			return null, err
+		}
+		k, ok, err := d.envKey(ev, e)
+		if err != nil || !ok {
+			return boolV(false), err // no row: x IN () is false
+		}
+		r, found := table[k]
+		switch {
+		case !found:
+			return boolV(false), nil
+		case v.isNull():
+			return null, nil
+		}
+		vk, err := hashKey(l.typ, v)
+		switch {
+		case err != nil:
+			return null, err
+		case table[inKey(k, vk)].n > 0:
+			return boolV(true), nil
+		case r.sawNull:
+			return null, nil
+		}
+		return boolV(false), nil
+	}}, true
+}
+
+// inKey is the lookup key of a value whose hashKey is vk among the rows of
+// key k.
+func inKey(k, vk string) string {
+	var sb strings.Builder
+	sb.WriteString(k)
+	sb.WriteByte('|')
+	writeKeyPart(&sb, vk)
+	return sb.String()
 }
 
 // decorrelate binds sel, whose WHERE holds the equalities, as a
@@ -185,16 +251,21 @@ func (d *decorrelated) lookup(ev *evaluator, e *env) (r lookupRow, found bool, t
 	if table, err = ev.lookupTableOf(d); table == nil || err != nil {
 		return r, false, table, err
 	}
-	vals, err := evalArgs(ev, e, d.outer)
-	if err != nil {
-		return r, false, table, err
-	}
-	k, ok, err := d.key(vals)
+	k, ok, err := d.envKey(ev, e)
 	if err != nil || !ok {
 		return r, false, table, err
 	}
 	r, found = table[k]
 	return r, found, table, nil
+}
+
+// envKey is the key of the enclosing query's env: its outer sides'.
+func (d *decorrelated) envKey(ev *evaluator, e *env) (string, bool, error) {
+	vals, err := evalArgs(ev, e, d.outer)
+	if err != nil {
+		return "", false, err
+	}
+	return d.key(vals)
 }
 
 // key joins the keys of a row's sides; ok is false when one is NULL.
@@ -208,11 +279,17 @@ func (d *decorrelated) key(vals []Value) (string, bool, error) {
 		if err != nil {
 			return "", false, err
 		}
-		sb.WriteString(itoa(int64(len(k))))
-		sb.WriteByte(':')
-		sb.WriteString(k)
+		writeKeyPart(&sb, k)
 	}
 	return sb.String(), true, nil
+}
+
+// writeKeyPart writes one hashKey of a joined key, length first, so that
+// no two lists of parts join alike.
+func writeKeyPart(sb *strings.Builder, k string) {
+	sb.WriteString(itoa(int64(len(k))))
+	sb.WriteByte(':')
+	sb.WriteString(k)
 }
 
 // lookupTableOf runs d once per statement; nil (and no error) when that
@@ -249,6 +326,17 @@ func (ev *evaluator) lookupTableOf(d *decorrelated) (lookupTable, error) {
 			lr.val = r[len(d.types)]
 		}
 		lr.n++
+		if d.in {
+			if v := r[len(d.types)]; v.isNull() {
+				lr.sawNull = true
+			} else {
+				vk, err := hashKey(d.inner.cols[len(d.types)].typ, v)
+				if err != nil {
+					return failed(err)
+				}
+				t[inKey(k, vk)] = lookupRow{n: 1}
+			}
+		}
 		t[k] = lr
 	}
 	ev.lookups[d] = t

@@ -117,7 +117,8 @@ func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *s
 		return nil, err
 	}
 	all := x.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
-	if once && op == "=" && !all && l.typ == rt && hashKeyed(rt) {
+	hashed := op == "=" && !all && l.typ == rt && hashKeyed(rt)
+	if once && hashed {
 		return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 			v, err := l.fn(ev, e)
 			if err != nil {
@@ -130,7 +131,7 @@ func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *s
 			return set.contains(v)
 		}}, nil
 	}
-	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+	perRow := &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		v, err := l.fn(ev, e)
 		if err != nil {
 			return null, err
@@ -144,7 +145,13 @@ func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *s
 			elems[i] = r[0]
 		}
 		return quantify(ev, cmp, v, elems, all)
-	}}, nil
+	}}
+	if !once && hashed {
+		if e, ok := b.bindInJoin(x, l, sc, perRow); ok {
+			return e, nil
+		}
+	}
+	return perRow, nil
 }
 
 // bindRowInSubquery binds (a, b) IN (SELECT x, y ...) and its negation,

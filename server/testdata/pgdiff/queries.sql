@@ -598,6 +598,21 @@ SELECT a, (SELECT 1/(b.b - 5) FROM generate_series(1, 10) b WHERE b.b = a.a) FRO
 SELECT a, (SELECT count(*) FROM generate_series(1, 10) b WHERE a.a = b.b) FROM generate_series(0, 3) a ORDER BY 1;
 SELECT a, (SELECT sum(b.b + a.a) FROM generate_series(1, 10) b WHERE a.a = b.b) FROM generate_series(0, 3) a ORDER BY 1;
 SELECT a, (SELECT min(b) FROM generate_series(1, 10) b WHERE b.b % 4 = a.a AND b.b > 2) FROM generate_series(0, 4) a ORDER BY 1;
+-- x IN a correlated subquery runs once, looked up per row (semijoin.go)
+SELECT a, a.a % 3 IN (SELECT b.b % 3 FROM generate_series(1, 6) b WHERE b.b = a.a) AS i FROM generate_series(0, 7) a ORDER BY 1;
+SELECT a, 2 IN (SELECT v.y FROM (VALUES (1, 2), (1, NULL), (2, 3), (3, NULL)) v(k, y) WHERE v.k = a.a) AS i FROM generate_series(0, 4) a ORDER BY 1;
+SELECT a, 5 IN (SELECT v.y FROM (VALUES (1, 2), (1, NULL), (2, 3), (3, NULL)) v(k, y) WHERE v.k = a.a) AS i FROM generate_series(0, 4) a ORDER BY 1;
+SELECT a, NULL::int IN (SELECT v.y FROM (VALUES (1, 2), (1, NULL), (2, 3), (3, NULL)) v(k, y) WHERE v.k = a.a) AS i FROM generate_series(0, 4) a ORDER BY 1;
+SELECT a, 5 NOT IN (SELECT v.y FROM (VALUES (1, 2), (1, NULL), (2, 3), (3, NULL)) v(k, y) WHERE v.k = a.a) AS i FROM generate_series(0, 4) a ORDER BY 1;
+SELECT a, 2 NOT IN (SELECT v.y FROM (VALUES (1, 2), (1, NULL), (2, 3), (3, NULL)) v(k, y) WHERE v.k = a.a) AS i FROM generate_series(0, 4) a ORDER BY 1;
+SELECT t.k, t.y FROM (VALUES (1, 2), (1, 5), (2, 3), (NULL, 3), (4, NULL)) t(k, y) WHERE t.y IN (SELECT v.y FROM (VALUES (1, 2), (2, 3), (2, 4), (4, 1)) v(k, y) WHERE v.k = t.k) ORDER BY 1, 2;
+SELECT t.k, t.y FROM (VALUES (1, 2), (1, 5), (2, 3), (NULL, 3), (4, NULL)) t(k, y) WHERE t.y NOT IN (SELECT v.y FROM (VALUES (1, 2), (2, 3), (2, 4), (4, 1)) v(k, y) WHERE v.k = t.k) ORDER BY 1, 2;
+SELECT c.relname FROM pg_class c WHERE c.relname IN ('readings', 'albums') AND 'ts' IN (SELECT a.attname FROM pg_attribute a WHERE a.attrelid = c.oid) ORDER BY 1;
+SELECT r.device_id, r.ts FROM public.readings r WHERE r.ts IN (SELECT max(x.ts) FROM public.readings x WHERE x.device_id = r.device_id) ORDER BY 1;
+SELECT a, a.a::text IN (SELECT b.b::text FROM generate_series(1, 5) b WHERE b.b % 2 = a.a % 2) AS i FROM generate_series(1, 6) a ORDER BY 1;
+SELECT a, a.a::numeric IN (SELECT b.b * 1.0 FROM generate_series(1, 5) b WHERE b.b % 2 = a.a % 2) AS i FROM generate_series(1, 6) a ORDER BY 1;
+SELECT a, 1 / 0 IN (SELECT b.b FROM generate_series(1, 5) b WHERE b.b = a.a) AS i FROM generate_series(1, 2) a ORDER BY 1;
+SELECT a, a.a IN (SELECT 10 / (b.b - 3) FROM generate_series(1, 5) b WHERE b.b = a.a) AS i FROM generate_series(1, 2) a ORDER BY 1;
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
