@@ -79,8 +79,14 @@ func init() {
 		return textV(string(r[len(r)-min(n, len(r)):])), nil
 	}})
 	register("split_part", &builtin{min: 3, args: []uint32{tText, tText, tInt4}, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		parts := strings.Split(a[0].s, a[1].s)
+		parts := []string{a[0].s} // an empty delimiter: one field
+		if a[1].s != "" {
+			parts = strings.Split(a[0].s, a[1].s)
+		}
 		n := int(a[2].i)
+		if n == 0 {
+			return null, errorf(CodeInvalidParameter, noPos, "field position must not be zero")
+		}
 		if n < 0 {
 			n = len(parts) + n + 1
 		}
@@ -89,28 +95,7 @@ func init() {
 		}
 		return textV(parts[n-1]), nil
 	}})
-	register("regexp_replace", &builtin{min: 3, max: 4, ret: tText, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
-		flags := ""
-		if len(a) > 3 {
-			flags = a[3].s
-		}
-		re, err := ev.regexp(a[1].s, strings.Contains(flags, "i"))
-		if err != nil {
-			return null, err
-		}
-		repl := strings.NewReplacer(`\\`, `\`, `\&`, `${0}`, `\1`, `${1}`, `\2`, `${2}`, `\3`, `${3}`).Replace(a[2].s)
-		if strings.Contains(flags, "g") {
-			return textV(re.ReplaceAllString(a[0].s, repl)), nil
-		}
-		done := false
-		return textV(re.ReplaceAllStringFunc(a[0].s, func(m string) string {
-			if done {
-				return m
-			}
-			done = true
-			return re.ReplaceAllString(m, repl)
-		})), nil
-	}})
+	register("regexp_replace", &builtin{min: 3, max: 6, ret: tText, fn: regexpReplace})
 	register("concat", &builtin{min: 1, max: -1, ret: tText, lenient: true, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		var sb strings.Builder
 		for i, v := range a {

@@ -929,6 +929,7 @@ var pgProcs = []procDef{
 	{6195, nspCatalog, "ltrim", "bytealtrim", 'f', 'i', 's', true, false, false, 1, 0, 0, 0, 17, []uint32{17, 17}, nil, "", nil, "", "bytea, bytea", "bytea, bytea", "bytea", "trim selected bytes from left end of string"},
 	{6196, nspCatalog, "rtrim", "byteartrim", 'f', 'i', 's', true, false, false, 1, 0, 0, 0, 17, []uint32{17, 17}, nil, "", nil, "", "bytea, bytea", "bytea, bytea", "bytea", "trim selected bytes from right end of string"},
 	{6197, nspCatalog, "pg_get_function_sqlbody", "pg_get_function_sqlbody", 'f', 's', 's', true, false, false, 1, 0, 0, 0, 25, []uint32{26}, nil, "", nil, "", "oid", "oid", "text", "function SQL body"},
+	{6198, nspCatalog, "unistr", "unistr", 'f', 'i', 's', true, false, false, 1, 0, 0, 0, 25, []uint32{25}, nil, "", nil, "", "text", "text", "text", "unescape Unicode characters"},
 	{6199, nspCatalog, "extract", "extract_date", 'f', 'i', 's', true, false, false, 1, 0, 0, 0, 1700, []uint32{25, 1082}, nil, "", nil, "", "text, date", "text, date", "numeric", "extract field from date"},
 	{6200, nspCatalog, "extract", "extract_time", 'f', 'i', 's', true, false, false, 1, 0, 0, 0, 1700, []uint32{25, 1083}, nil, "", nil, "", "text, time without time zone", "text, time without time zone", "numeric", "extract field from time"},
 	{6201, nspCatalog, "extract", "extract_timetz", 'f', 'i', 's', true, false, false, 1, 0, 0, 0, 1700, []uint32{25, 1266}, nil, "", nil, "", "text, time with time zone", "text, time with time zone", "numeric", "extract field from time with time zone"},
