@@ -36,6 +36,9 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if isJSONType(to) {
 		return castJSON(ev.text(v, from), from, to)
 	}
+	if from == tJSONB && jsonScalarTarget(to) {
+		return ev.castFromJSONB(v, to)
+	}
 	if to == tUUID && v.k == kText {
 		return uuidIn(v.s)
 	}
@@ -216,6 +219,43 @@ func timeValue(t time.Time, typ uint32) Value {
 		return textV(t.Format("2006-01-02"))
 	}
 	return textV(t.Format(timestampLayout))
+}
+
+// jsonScalarTarget reports whether to is a type jsonb casts a scalar to
+// (boolean, the integers, numeric and the floats).
+func jsonScalarTarget(to uint32) bool {
+	switch kindOf(to) {
+	case kBool, kFloat, kNumeric:
+		return true
+	case kInt:
+		return !isRegType(to)
+	}
+	return false
+}
+
+// castFromJSONB is jsonb's cast to a jsonScalarTarget: a jsonb boolean to
+// boolean, a jsonb number to the numeric types (rounded as numeric is);
+// any other jsonb value is an error naming its type.
+func (ev *evaluator) castFromJSONB(v Value, to uint32) (Value, error) {
+	n, err := jsonArg(v, tJSONB)
+	if err != nil {
+		return null, err
+	}
+	switch {
+	case kindOf(to) == kBool && n.kind == jsonBool:
+		return boolV(n.b), nil
+	case kindOf(to) != kBool && n.kind == jsonNumber:
+		num, err := castNumeric(textV(n.str))
+		if err != nil {
+			return null, err
+		}
+		return ev.cast(num, tNumeric, to)
+	}
+	name := n.typeName()
+	if n.kind == jsonNumber {
+		name = "numeric"
+	}
+	return null, errorf(CodeInvalidParameter, noPos, "cannot cast jsonb %s to type %s", name, formatType(to, -1))
 }
 
 // castJSON reads text as json or jsonb, as their input functions do: json

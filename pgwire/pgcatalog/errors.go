@@ -13,6 +13,7 @@ const (
 	CodeAmbiguousFunc         = "42725"
 	CodeDuplicateColumn       = "42701"
 	CodeDatatypeMismatch      = "42804"
+	CodeCannotCoerce          = "42846"
 	CodeGrouping              = "42803"
 	CodeInvalidText           = "22P02"
 	CodeInvalidDatetimeFormat = "22007"

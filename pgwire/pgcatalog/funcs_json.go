@@ -23,6 +23,20 @@ func init() {
 	register("json_build_array", jsonBuilder("json_build_array", tJSON, false))
 	register("jsonb_build_object", jsonBuilder("jsonb_build_object", tJSONB, true))
 	register("jsonb_build_array", jsonBuilder("jsonb_build_array", tJSONB, false))
+	// The functions behind the ? operators.
+	register("jsonb_exists", &builtin{min: 2, args: []uint32{tJSONB, tText}, ret: tBool, fn: jsonFn(tJSONB, func(n *jsonNode, a []Value) (Value, error) {
+		return boolV(jsonHasKey(n, a[0].s)), nil
+	})})
+	for name, isAny := range map[string]bool{"jsonb_exists_any": true, "jsonb_exists_all": false} {
+		register(name, &builtin{min: 2, args: []uint32{tJSONB, tTextArray}, ret: tBool, fn: jsonFn(tJSONB, func(n *jsonNode, a []Value) (Value, error) {
+			for _, k := range a[0].a {
+				if has := !k.isNull() && jsonHasKey(n, k.s); has == isAny {
+					return boolV(isAny), nil
+				}
+			}
+			return boolV(!isAny), nil
+		})})
+	}
 	for _, typ := range []uint32{tJSON, tJSONB} {
 		prefix := jsonTypeName(typ)
 		register(prefix+"_typeof", &builtin{min: 1, args: []uint32{typ}, ret: tText, fn: jsonFn(typ, func(n *jsonNode, _ []Value) (Value, error) {
