@@ -406,20 +406,14 @@ func (b *binder) bindArgs(args []*pg_query.Node, sc *scope) ([]*cexpr, error) {
 	return out, nil
 }
 
-// bindArrayExpr binds ARRAY[...]: elements take the first typed
-// element's type (text when none is typed).
+// bindArrayExpr binds ARRAY[...]: elements take their common type (text
+// when none is typed).
 func (b *binder) bindArrayExpr(elems []*pg_query.Node, pos int32, sc *scope) (*cexpr, error) {
 	args, err := b.bindArgs(elems, sc)
 	if err != nil {
 		return nil, err
 	}
-	et := uint32(tText)
-	for _, a := range args {
-		if !a.untyped {
-			et = a.typ
-			break
-		}
-	}
+	et := commonType(args)
 	if multiDim(et) {
 		return nil, errMultiDim(pos)
 	}

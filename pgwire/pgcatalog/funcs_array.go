@@ -33,13 +33,50 @@ func registerArrayFuncs() {
 	register("cardinality", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		return intV(int64(len(a[0].a))), nil
 	}})
-	register("array_position", &builtin{min: 2, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		for i, v := range a[0].a {
-			if !v.isNull() && compare(v, a[1]) == 0 {
-				return intV(int64(i + 1)), nil
+	// array_position and array_positions find NULL too (IS NOT DISTINCT
+	// FROM), so they are not strict in the element.
+	register("array_position", &builtin{min: 2, max: 3, ret: tInt4, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if a[0].isNull() {
+			return null, nil
+		}
+		from := int64(1)
+		if len(a) > 2 {
+			if a[2].isNull() {
+				return null, errorf(CodeNullValue, noPos, "initial position must not be null")
+			}
+			from = max(a[2].i, 1)
+		}
+		for i := from - 1; i < int64(len(a[0].a)); i++ {
+			if notDistinct(a[0].a[i], a[1]) {
+				return intV(i + 1), nil
 			}
 		}
 		return null, nil
+	}})
+	register("array_positions", &builtin{min: 2, ret: tInt4Array, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if a[0].isNull() {
+			return null, nil
+		}
+		out := []Value{}
+		for i, v := range a[0].a {
+			if notDistinct(v, a[1]) {
+				out = append(out, intV(int64(i+1)))
+			}
+		}
+		return arrayV(out), nil
+	}})
+	register("array_ndims", &builtin{min: 1, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		if len(a[0].a) == 0 {
+			return null, nil // an empty array has no dimensions
+		}
+		return intV(1), nil
+	}})
+	register("trim_array", &builtin{min: 2, args: []uint32{tTextArray, tInt4}, retFn: sameAsFirst, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		n := a[1].i
+		if n < 0 || n > int64(len(a[0].a)) {
+			return null, errorf("2202E", noPos, "number of elements to trim must be between 0 and %d", len(a[0].a))
+		}
+		return arrayV(a[0].a[: int64(len(a[0].a))-n : int64(len(a[0].a))-n]), nil
 	}})
 	register("array_append", &builtin{min: 2, ret: 0, retFn: sameAsFirst, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		return arrayV(append(append([]Value(nil), a[0].a...), a[1])), nil

@@ -178,12 +178,69 @@ func (b *binder) bindCase(x *pg_query.CaseExpr, sc *scope) (*cexpr, error) {
 
 // commonType is the first typed expression's type, or text.
 func commonType(es []*cexpr) uint32 {
+	t, typed := uint32(tText), false
 	for _, e := range es {
-		if !e.untyped {
-			return e.typ
+		switch {
+		case e.untyped:
+		case !typed:
+			t, typed = e.typ, true
+		default:
+			t = unifyTypes(t, e.typ)
 		}
 	}
-	return tText
+	return t
+}
+
+// unifyTypes is the type PostgreSQL resolves two typed inputs of a UNION,
+// CASE, COALESCE, VALUES column or ARRAY to (select_common_type), where
+// both are of a category the dialect orders: numbers go to the wider
+// (int2 < int4 < int8 < numeric < float4 < float8), dates and times to the
+// later (date < timestamp < timestamptz). Otherwise it is a, the first, as
+// PostgreSQL keeps it for strings (varchar and text cast to each other
+// implicitly, so varchar then text stays varchar).
+func unifyTypes(a, b uint32) uint32 {
+	if a == b {
+		return a
+	}
+	for _, rank := range []func(uint32) int{numberRank, timeRank} {
+		if ra, rb := rank(a), rank(b); ra > 0 && rb > 0 {
+			if ra >= rb {
+				return a
+			}
+			return b
+		}
+	}
+	return a
+}
+
+func numberRank(t uint32) int {
+	switch t {
+	case tInt2:
+		return 1
+	case tInt4:
+		return 2
+	case tInt8:
+		return 3
+	case tNumeric:
+		return 4
+	case tFloat4:
+		return 5
+	case tFloat8:
+		return 6
+	}
+	return 0
+}
+
+func timeRank(t uint32) int {
+	switch t {
+	case tDate:
+		return 1
+	case tTimestamp:
+		return 2
+	case tTimestamptz:
+		return 3
+	}
+	return 0
 }
 
 // bindCoalesce binds COALESCE (and, with pick, GREATEST/LEAST).

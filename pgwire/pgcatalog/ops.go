@@ -52,8 +52,7 @@ func (b *binder) bindAExpr(a *pg_query.A_Expr, sc *scope) (*cexpr, error) {
 			if err != nil {
 				return null, err
 			}
-			same := x.isNull() && y.isNull() || !x.isNull() && !y.isNull() && compare(x, y) == 0
-			return boolV(same == want), nil
+			return boolV(notDistinct(x, y) == want), nil
 		}}, nil
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
 		l, r, err := b.bindPair(a, sc)
@@ -528,6 +527,11 @@ func arithType(a, b uint32) uint32 {
 		return tInt8
 	}
 	return tInt4
+}
+
+// notDistinct is x IS NOT DISTINCT FROM y: equal, or both NULL.
+func notDistinct(x, y Value) bool {
+	return x.isNull() && y.isNull() || !x.isNull() && !y.isNull() && compare(x, y) == 0
 }
 
 // numericBinary applies an arithmetic operator to two values of numeric

@@ -373,9 +373,12 @@ func (b *binder) bindValues(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	for i := range p.rows[0] {
 		t := uint32(tUnknown)
 		for _, r := range p.rows {
-			if r[i].typ != tUnknown {
+			switch {
+			case r[i].typ == tUnknown:
+			case t == tUnknown:
 				t = r[i].typ
-				break
+			default:
+				t = unifyTypes(t, r[i].typ)
 			}
 		}
 		if t == tUnknown {

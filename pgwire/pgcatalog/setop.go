@@ -114,6 +114,8 @@ func (b *binder) bindSetOp(s *pg_query.SelectStmt, sc *scope) (*queryPlan, error
 		t := c.typ
 		if t == tText && r.cols[i].typ != tText && r.cols[i].typ != tUnknown && isLiteralText(l, i) {
 			t = r.cols[i].typ
+		} else if !isLiteralText(r, i) {
+			t = unifyTypes(t, r.cols[i].typ)
 		}
 		p.cols = append(p.cols, scopeCol{name: c.name, typ: t})
 	}
