@@ -16,7 +16,8 @@ import (
 
 // fakeFallback is a FallbackCatalog that declines every catalog query and
 // takes fallback queries beginning with "pg": "pgfail" fails with its own
-// SQLSTATE (the query clearly is PostgreSQL), "pgdecline" is declined, any
+// SQLSTATE (the query clearly is PostgreSQL), "pgunsupported" fails with
+// 0A000 (PostgreSQL read it), "pgdecline" is declined, any
 // other "pg…" answers one row of a jsonb column (JSON text as a STRING) and
 // a bytea column.
 type fakeFallback struct {
@@ -30,6 +31,12 @@ func (ownErr) Error() string    { return "column \"nope\" does not exist" }
 func (ownErr) SQLState() string { return "42703" }
 func (ownErr) Offset() int      { return 2 }
 
+type unsupportedErr struct{}
+
+func (unsupportedErr) Error() string    { return "type cidr is not supported" }
+func (unsupportedErr) SQLState() string { return "0A000" }
+func (unsupportedErr) Offset() int      { return 10 }
+
 func (f *fakeFallback) Prepare(context.Context, pgwire.Session, string, []uint32) (pgwire.CatalogStatement, bool, error) {
 	return nil, false, nil
 }
@@ -41,6 +48,8 @@ func (f *fakeFallback) PrepareFallback(_ context.Context, _ pgwire.Session, q st
 	switch {
 	case q == "pgfail", q == "pgfnfail":
 		return nil, true, ownErr{}
+	case q == "pgunsupported":
+		return nil, true, unsupportedErr{}
 	case q == "pgdecline", !strings.HasPrefix(q, "pg"):
 		return nil, false, nil
 	}
@@ -113,6 +122,11 @@ func TestFallbackCatalog(t *testing.T) {
 			!strings.HasSuffix(pgErr.Hint, "), so it was read as PostgreSQL.") {
 			t.Errorf("%s pgfail: hint %q", mode, pgErr.Hint)
 		}
+		// PostgreSQL read it and refused what it asks: no hint.
+		_, err = c.Exec(ctx, "pgunsupported")
+		if code, _ := sqlStateAt(err); code != "0A000" || !errors.As(err, &pgErr) || pgErr.Hint != "" {
+			t.Errorf("%s pgunsupported: %v (hint %q)", mode, err, pgErr.Hint)
+		}
 		// A function GoogleSQL lacks: PostgreSQL's reading answers; when it
 		// fails too, GoogleSQL's error stands (it read the statement).
 		if err := c.QueryRow(ctx, "pgfn select").Scan(new(string), new([]byte)); err != nil {
@@ -139,7 +153,7 @@ func TestFallbackCatalog(t *testing.T) {
 		fb.mu.Lock()
 		calls := strings.Join(fb.calls, ",")
 		fb.mu.Unlock()
-		if calls != "pg select,pg select,pgfail,pgfn select,pgfnfail,pgdecline,echo @a:nosuchtype" {
+		if calls != "pg select,pg select,pgfail,pgunsupported,pgfn select,pgfnfail,pgdecline,echo @a:nosuchtype" {
 			t.Errorf("%s fallback calls: %s", mode, calls)
 		}
 	}

@@ -128,7 +128,7 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 			pe := toPGError(c.ctx, ferr, nil)
 			// GoogleSQL's not-supported (public.t, JOIN) says nothing a
 			// PostgreSQL user needs; its syntax error may.
-			if pe.hint == "" && pe.code != codeQueryCanceled && sqlerr.CodeOf(err) == sqlerr.Syntax {
+			if pe.hint == "" && unreadByPostgres(pe.code) && sqlerr.CodeOf(err) == sqlerr.Syntax {
 				// Both readings failed: say why GoogleSQL's did too (a driver
 				// may have written a parameter as '\x..'::bytea).
 				pe.hint = fmt.Sprintf("GoogleSQL cannot read the statement (%v), so it was read as PostgreSQL.", err)
@@ -139,6 +139,20 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 		}
 	}
 	return nil, toPGError(c.ctx, err, q.origOffset)
+}
+
+// unreadByPostgres reports whether a PostgreSQL-dialect error with SQLSTATE
+// code says the statement may not be PostgreSQL at all (a syntax error, or
+// a table, column, function or type it does not know), so that GoogleSQL's
+// reason for refusing it is worth a hint. An error past that (a value out
+// of range, a type not supported, a cast refused) means PostgreSQL read
+// the statement as its author meant; the hint would be noise.
+func unreadByPostgres(code string) bool {
+	switch code {
+	case "42601", "42P01", "42703", "42883", "42704":
+		return true
+	}
+	return false
 }
 
 // fallsBack reports whether an Executor error leaves the statement to a
