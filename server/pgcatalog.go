@@ -543,6 +543,12 @@ func (r *scanRows) Next() bool {
 			r.datums[i] = pgcatalog.Datum{Null: true}
 			continue
 		}
+		if v.Kind() == types.KindMap {
+			// A family: its jsonb text is all there is to send, in either
+			// format; a deep copy of the map would only cost.
+			r.datums[i] = pgcatalog.Datum{Text: string(r.buf)}
+			continue
+		}
 		// The engine reuses its buffers from one batch to the next; the
 		// emulator may keep values longer (ORDER BY, joins).
 		r.datums[i] = pgcatalog.Datum{Text: string(r.buf), Native: detach(v)}

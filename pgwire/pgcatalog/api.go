@@ -73,7 +73,9 @@ type TableRows interface {
 
 // Datum is one value of a scanned row. Text is the value in its column
 // type's PostgreSQL text output form (Null: SQL NULL), which is what
-// expressions see. Native is the Source's own representation; when the
+// expressions see; jsonb's is read as it is, so it must be jsonb's
+// canonical text (keys unique, shorter keys first then by bytes, ", " and
+// ": " between tokens), as PostgreSQL prints jsonb. Native is the Source's own representation; when the
 // value reaches a result column of its column's type unchanged (a column
 // reference, through joins, subqueries, CASE, ORDER BY...), Rows.Natives
 // hands it back, so the caller can send it exactly as it sends that value

@@ -48,6 +48,9 @@ func (b *binder) jsonOp(op string, l, r *cexpr) (*cexpr, bool) {
 		if !byIndex {
 			r = b.coerce(r, tText)
 		}
+		if jsonb && !byIndex {
+			return jsonbFieldOp(l, r, op == "->>"), true
+		}
 		return jsonExtract(l, r, op == "->>", func(n *jsonNode, y Value) *jsonNode {
 			if byIndex {
 				return n.index(y.i)

@@ -211,10 +211,13 @@ func (it *scanIter) next() ([]Value, error) {
 			continue
 		}
 		typ := it.typs[k]
-		v, err := it.ev.cast(textV(d.Text), tUnknown, typ)
-		if err != nil {
-			it.close()
-			return nil, err
+		v := textV(d.Text) // jsonb's output form is its canonical text (Datum)
+		if typ != tJSONB {
+			var err error
+			if v, err = it.ev.cast(v, tUnknown, typ); err != nil {
+				it.close()
+				return nil, err
+			}
 		}
 		if d.Native != nil {
 			nats[k] = native{v: d.Native, typ: typ}
