@@ -151,22 +151,7 @@ func (b *binder) bindInJoin(x *pg_query.SubLink, l *cexpr, sc *scope, perRow *ce
 			return boolV(false), err // no row: x IN () is false
 		}
 		r, found := table[k]
-		switch {
-		case !found:
-			return boolV(false), nil
-		case v.isNull():
-			return null, nil
-		}
-		vk, err := hashKey(l.typ, v)
-		switch {
-		case err != nil:
-			return null, err
-		case table[inKey(k, vk)].n > 0:
-			return boolV(true), nil
-		case r.sawNull:
-			return null, nil
-		}
-		return boolV(false), nil
+		return inLookup(l.typ, v, !found, r.sawNull, func(vk string) bool { return table[inKey(k, vk)].n > 0 })
 	}}, true
 }
 

@@ -321,22 +321,29 @@ func (ev *evaluator) inSetOf(q *queryPlan, outer *env) (*inSet, error) {
 	return s, nil
 }
 
-// contains is x IN (the set): true when found; NULL when x is NULL (and
-// the set not empty) or when a NULL in the set might have matched.
+// contains is x IN (the set).
 func (s *inSet) contains(x Value) (Value, error) {
+	return inLookup(s.typ, x, len(s.vals) == 0 && !s.sawNull, s.sawNull, func(k string) bool { return s.vals[k] })
+}
+
+// inLookup is x IN a set of values of type typ hashed by hashKey (has
+// reports whether the set holds a key), with IN's NULL rules: false for
+// an empty set; NULL when x is NULL, or when the set holds a NULL and not
+// x.
+func inLookup(typ uint32, x Value, empty, sawNull bool, has func(k string) bool) (Value, error) {
 	switch {
-	case len(s.vals) == 0 && !s.sawNull:
+	case empty:
 		return boolV(false), nil
 	case x.isNull():
 		return null, nil
 	}
-	k, err := hashKey(s.typ, x)
+	k, err := hashKey(typ, x)
 	switch {
 	case err != nil:
 		return null, err
-	case s.vals[k]:
+	case has(k):
 		return boolV(true), nil
-	case s.sawNull:
+	case sawNull:
 		return null, nil
 	}
 	return boolV(false), nil
