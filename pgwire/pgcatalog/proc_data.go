@@ -267,6 +267,7 @@ var pgProcs = []procDef{
 	{1774, nspCatalog, "to_char", "int8_to_char", 'f', 's', 's', true, false, false, 1, 0, 0, 0, 25, []uint32{20, 25}, nil, "", nil, "", "bigint, text", "bigint, text", "text", "format int8 to text"},
 	{1775, nspCatalog, "to_char", "float4_to_char", 'f', 's', 's', true, false, false, 1, 0, 0, 0, 25, []uint32{700, 25}, nil, "", nil, "", "real, text", "real, text", "text", "format float4 to text"},
 	{1776, nspCatalog, "to_char", "float8_to_char", 'f', 's', 's', true, false, false, 1, 0, 0, 0, 25, []uint32{701, 25}, nil, "", nil, "", "double precision, text", "double precision, text", "text", "format float8 to text"},
+	{1777, nspCatalog, "to_number", "numeric_to_number", 'f', 's', 's', true, false, false, 1, 0, 0, 0, 1700, []uint32{25, 25}, nil, "", nil, "", "text, text", "text, text", "numeric", "convert text to numeric"},
 	{1778, nspCatalog, "to_timestamp", "to_timestamp", 'f', 's', 's', true, false, false, 1, 0, 0, 0, 1184, []uint32{25, 25}, nil, "", nil, "", "text, text", "text, text", "timestamp with time zone", "convert text to timestamp with time zone"},
 	{1780, nspCatalog, "to_date", "to_date", 'f', 's', 's', true, false, false, 1, 0, 0, 0, 1082, []uint32{25, 25}, nil, "", nil, "", "text, text", "text, text", "date", "convert text to date"},
 	{1798, nspCatalog, "oidin", "oidin", 'f', 'i', 's', true, false, false, 1, 0, 0, 0, 26, []uint32{2275}, nil, "", nil, "", "cstring", "cstring", "oid", "I/O"},

@@ -749,6 +749,13 @@ SELECT x FROM (VALUES (1), (2), (3)) a(x) INTERSECT SELECT y FROM (VALUES (2), (
 SELECT x FROM (VALUES (1), (1), (2)) a(x) EXCEPT ALL SELECT y FROM (VALUES (1)) b(y) ORDER BY 1;
 SELECT x FROM (VALUES (1), (1), (2)) a(x) INTERSECT ALL SELECT y FROM (VALUES (1), (1), (1)) b(y) ORDER BY 1;
 SELECT x FROM (VALUES (1), (2)) a(x) UNION SELECT y FROM (VALUES (2.5)) b(y) ORDER BY 1;
+-- to_number
+SELECT to_number('12,454.8-', '99G999D9S') AS a, to_number('$1,234.56', 'L9G999D99') AS b, to_number('<123>', '999PR') AS c, to_number('12.345', '99.9') AS d, to_number('0012', '0000') AS e, to_number('12-', '99MI') AS f;
+SELECT to_number(stats->>'battery', '999') + 1 AS b FROM public.readings ORDER BY ts, device_id LIMIT 2;
+SELECT to_number('abc', '999');
+SELECT to_number('12.5', '9.99');
+SELECT to_number('1.5e3', '9.9EEEE');
+SELECT to_number('12', '') IS NULL AS n;
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
