@@ -57,7 +57,9 @@ func (f *countFold) add(in []Value) error {
 
 func (f *countFold) result() (Value, error) { return intV(f.n), nil }
 
-// extremeFold is min (dir -1) or max (dir 1) of the non-NULL inputs.
+// extremeFold is min (dir -1) or max (dir 1) of the non-NULL inputs; of
+// equal ones the last, as PostgreSQL's *_larger and *_smaller return
+// their second argument on a tie (max(1.0, 1.00) is 1.00).
 type extremeFold struct {
 	dir  int
 	typ  uint32
@@ -66,7 +68,7 @@ type extremeFold struct {
 }
 
 func (f *extremeFold) add(in []Value) error {
-	if v := in[0]; !v.isNull() && (!f.seen || compareAs(v, f.best, f.typ)*f.dir > 0) {
+	if v := in[0]; !v.isNull() && (!f.seen || compareAs(v, f.best, f.typ)*f.dir >= 0) {
 		f.best, f.seen = v, true
 	}
 	return nil
@@ -117,6 +119,9 @@ func (f *sumFold) add(in []Value) error {
 		}
 		x, _ := v.asFloat()
 		f.f += x
+		if f.typ == tFloat4 && !f.avg { // sum(real) adds as real
+			f.f = float64(float32(f.f))
+		}
 		n, _ := v.asInt()
 		f.i += n
 	}

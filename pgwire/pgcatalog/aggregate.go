@@ -125,7 +125,7 @@ func sumType(t []uint32) uint32 {
 	case tInt2, tInt4:
 		return tInt8
 	case tFloat4, tFloat8:
-		return tFloat8
+		return t[0] // sum(real) is real
 	case tInterval:
 		return tInterval
 	}
@@ -185,7 +185,7 @@ func extreme(dir int) func(*evaluator, [][]Value, []uint32) (Value, error) {
 	return func(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
 		best := null
 		for _, v := range nonNull(in) {
-			if best.isNull() || compareAs(v, best, t[0])*dir > 0 {
+			if best.isNull() || compareAs(v, best, t[0])*dir >= 0 {
 				best = v
 			}
 		}
@@ -218,6 +218,9 @@ func sum(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
 		}
 		x, _ := v.asFloat()
 		f += x
+		if t[0] == tFloat4 { // float4pl: real arithmetic
+			f = float64(float32(f))
+		}
 		n, _ := v.asInt()
 		i += n
 	}

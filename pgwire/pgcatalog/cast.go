@@ -72,6 +72,9 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	case kFloat:
 		return castFloat(v, to)
 	case kNumeric:
+		if from == tFloat4 && v.k == kFloat && !math.IsNaN(v.f) && !math.IsInf(v.f, 0) {
+			return castNumeric(textV(strconv.FormatFloat(v.f, 'g', 6, 32))) // FLT_DIG digits, as float4_numeric
+		}
 		return castNumeric(v)
 	case kArray:
 		return ev.castArray(v, from, to)
@@ -99,6 +102,14 @@ var timeInputs = []string{"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02 15:
 // before every date as text; anything else is 22007.
 func (ev *evaluator) castTime(s string, from, to uint32) (Value, error) {
 	t, ok := parseTime(s)
+	zoned := ok && hasZone(s)
+	if !ok {
+		var err error
+		if t, ok, err = parseNamedZoneTime(s); err != nil {
+			return null, err
+		}
+		zoned = ok
+	}
 	if !ok {
 		special, err := ev.specialTime(s, to)
 		if err != nil || special.k != kNull {
@@ -113,8 +124,8 @@ func (ev *evaluator) castTime(s string, from, to uint32) (Value, error) {
 		return null, errorf("22007", noPos, "invalid input syntax for type %s: \"%s\"", formatType(to, -1), s)
 	}
 	switch {
-	case to == tTimestamptz && (from == tTimestamp || from == tDate || !hasZone(s)):
-		t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), ev.zone())
+	case to == tTimestamptz && (from == tTimestamp || from == tDate || !zoned):
+		t = wallTime(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), ev.zone())
 	case to != tTimestamptz && from == tTimestamptz:
 		t = t.In(ev.zone())
 	}
@@ -130,7 +141,7 @@ func (ev *evaluator) specialTime(s string, to uint32) (Value, error) {
 	word := strings.ToLower(strings.TrimSpace(s))
 	midnight := func(days int) (Value, error) {
 		y, m, d := ev.now.In(ev.zone()).Date()
-		t := time.Date(y, m, d+days, 0, 0, 0, 0, ev.zone())
+		t := wallTime(y, m, d+days, 0, 0, 0, 0, ev.zone())
 		if to == tTimestamptz {
 			t = t.UTC()
 		}
@@ -166,6 +177,77 @@ func hasZone(s string) bool {
 	}
 	i := strings.LastIndexAny(s, "+-")
 	return i > 10 // past the date's own dashes (2006-01-02)
+}
+
+// zoneAbbrevs are the abbreviations of PostgreSQL's Default
+// timezone_abbreviations set that timestamp input reads most often, with
+// their fixed UTC offsets in seconds.
+var zoneAbbrevs = map[string]int{
+	"utc": 0, "ut": 0, "gmt": 0, "z": 0, "zulu": 0, "wet": 0,
+	"est": -5 * 3600, "edt": -4 * 3600, "cst": -6 * 3600, "cdt": -5 * 3600,
+	"mst": -7 * 3600, "mdt": -6 * 3600, "pst": -8 * 3600, "pdt": -7 * 3600,
+	"akst": -9 * 3600, "akdt": -8 * 3600, "hst": -10 * 3600,
+	"cet": 3600, "cest": 2 * 3600, "bst": 3600, "eet": 2 * 3600, "eest": 3 * 3600,
+	"ist": 2 * 3600, "msk": 3 * 3600, "jst": 9 * 3600, "kst": 9 * 3600,
+	"aest": 10 * 3600, "aedt": 11 * 3600, "nzst": 12 * 3600, "nzdt": 13 * 3600,
+}
+
+// parseNamedZoneTime reads a date or timestamp without an offset followed
+// by a zone's name ("2024-03-09 12:00 Europe/Berlin", "... UTC", "...
+// PST"), as PostgreSQL's datetime input does: the wall time in that zone.
+// ok is false when s is not of that shape; an unknown name with a slash
+// is PostgreSQL's 22023 error.
+func parseNamedZoneTime(s string) (time.Time, bool, error) {
+	in := strings.TrimSpace(s)
+	i := strings.LastIndexAny(in, " \t")
+	if i < 0 {
+		return time.Time{}, false, nil
+	}
+	head, name := strings.TrimSpace(in[:i]), in[i+1:]
+	t, ok := parseTime(head)
+	if !ok || hasZone(head) {
+		return time.Time{}, false, nil
+	}
+	var loc *time.Location
+	if name[0] == '+' || name[0] == '-' { // an offset after a space
+		l, err := LoadZone(name)
+		if err != nil {
+			return time.Time{}, false, nil
+		}
+		loc = l
+	} else if off, ok := zoneAbbrevs[strings.ToLower(name)]; ok {
+		loc = time.FixedZone(name, off)
+	} else if l, err := loadZoneName(name); err == nil {
+		loc = l
+	} else if strings.Contains(name, "/") {
+		return time.Time{}, false, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", strings.ToLower(name))
+	} else {
+		return time.Time{}, false, nil
+	}
+	return wallTime(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc), true, nil
+}
+
+// loadZoneName loads an IANA zone by its name in any case, as PostgreSQL
+// matches them ("america/new_york"): as written, else with each word
+// capitalized.
+func loadZoneName(name string) (*time.Location, error) {
+	if name == "" || name[0] == '+' || name[0] == '-' || name[0] >= '0' && name[0] <= '9' || strings.ToLower(name) == "local" {
+		return nil, errors.New("not a zone name")
+	}
+	loc, err := time.LoadLocation(name)
+	if err == nil {
+		return loc, nil
+	}
+	b := []byte(strings.ToLower(name))
+	for i := range b {
+		if (i == 0 || b[i-1] == '/' || b[i-1] == '_' || b[i-1] == '-') && b[i] >= 'a' && b[i] <= 'z' {
+			b[i] -= 'a' - 'A'
+		}
+	}
+	if l, err2 := time.LoadLocation(string(b)); err2 == nil {
+		return l, nil
+	}
+	return nil, err
 }
 
 // parseTime reads a date or timestamp in one of timeInputs' spellings.
@@ -318,7 +400,7 @@ func ParseBool(s string) (value, ok bool) {
 func castFloat(v Value, to uint32) (Value, error) {
 	f, ok := v.asFloat()
 	if !ok {
-		if v.k == kText {
+		if v.k == kText || v.k == kNumeric {
 			if _, err := strconv.ParseFloat(strings.TrimSpace(v.s), 64); errors.Is(err, strconv.ErrRange) {
 				return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type %s", plainText(v), formatType(to, -1))
 			}
@@ -330,6 +412,9 @@ func castFloat(v Value, to uint32) (Value, error) {
 			return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type real", plainText(v))
 		}
 		return null, errorf(CodeOutOfRange, noPos, "value out of range: overflow")
+	}
+	if to == tFloat4 { // a real holds a float32: 0.1::real::float8 is 0.10000000149011612
+		f = float64(float32(f))
 	}
 	return floatV(f), nil
 }
@@ -346,6 +431,11 @@ func castNumeric(v Value) (Value, error) {
 }
 
 func castInt(v Value, to uint32) (Value, error) {
+	if v.k == kFloat { // NaN and values past int64 do not convert
+		if r := math.RoundToEven(v.f); math.IsNaN(r) || r < math.MinInt64 || r >= math.MaxInt64 {
+			return null, errorf(CodeOutOfRange, noPos, "%s out of range", formatType(to, -1))
+		}
+	}
 	n, ok := v.asInt()
 	if !ok {
 		if v.k == kText {

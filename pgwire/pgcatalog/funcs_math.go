@@ -43,11 +43,16 @@ func init() {
 			return numericV(n.round(int32(max(min(places(a), maxNumericScale), -maxNumericScale)), trunc)), nil
 		}})
 	}
-	register("abs", &builtin{min: 1, args: []uint32{tNumeric}, retFn: sameAsFirst, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	register("abs", &builtin{min: 1, args: []uint32{tNumeric}, retFn: sameAsFirst, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
 		switch a[0].k {
 		case kInt:
-			if a[0].i == math.MinInt64 {
+			switch {
+			case a[0].i == math.MinInt64:
 				return null, errorf(CodeOutOfRange, noPos, "bigint out of range")
+			case t[0] == tInt4 && a[0].i == math.MinInt32:
+				return null, errorf(CodeOutOfRange, noPos, "integer out of range")
+			case t[0] == tInt2 && a[0].i == math.MinInt16:
+				return null, errorf(CodeOutOfRange, noPos, "smallint out of range")
 			}
 			return intV(max(a[0].i, -a[0].i)), nil
 		case kNumeric:

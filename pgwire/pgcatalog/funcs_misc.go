@@ -34,15 +34,21 @@ func init() {
 		}
 		return timeOfDay(us), nil
 	}})
-	register("age", &builtin{min: 1, max: 2, args: []uint32{tTimestamptz}, ret: tInterval, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
-		t2, err := timeArg(a[len(a)-1])
+	// age subtracts wall times: a timestamptz's in the session's zone, so
+	// that across a daylight-saving change a day is a day.
+	register("age", &builtin{min: 1, max: 2, args: []uint32{tTimestamptz}, ret: tInterval, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+		t2, err := ev.localTime(a[len(a)-1], t[len(a)-1])
 		if err != nil {
 			return null, err
 		}
-		y, m, d := ev.now.UTC().Date()
-		t1 := time.Date(y, m, d, 0, 0, 0, 0, time.UTC) // age(t) is from midnight today
+		loc := time.UTC
+		if t[len(a)-1] == tTimestamptz {
+			loc = ev.zone()
+		}
+		y, m, d := ev.now.In(ev.zone()).Date()   // current_date
+		t1 := wallTime(y, m, d, 0, 0, 0, 0, loc) // age(t) is from midnight today
 		if len(a) == 2 {
-			if t1, err = timeArg(a[0]); err != nil {
+			if t1, err = ev.localTime(a[0], t[0]); err != nil {
 				return null, err
 			}
 		}

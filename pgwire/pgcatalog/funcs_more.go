@@ -135,11 +135,35 @@ func init() {
 	}})
 	for name, fn := range map[string]func(x, y int64) (int64, error){"gcd": gcd, "lcm": lcm} {
 		register(name, &builtin{min: 2, args: []uint32{tInt8}, retFn: func(t []uint32) uint32 { return arithType(t[0], t[1]) },
-			fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+			fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+				if arithType(t[0], t[1]) == tNumeric {
+					return numericGCD(a[0], a[1], name == "lcm")
+				}
 				n, err := fn(a[0].i, a[1].i)
 				return intV(n), err
 			}})
 	}
+	register("scale", &builtin{min: 1, max: 1, args: []uint32{tNumeric}, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		n, err := numericOf(a[0])
+		if err != nil || n.nan {
+			return null, err
+		}
+		return intV(int64(n.scale)), nil
+	}})
+	register("min_scale", &builtin{min: 1, max: 1, args: []uint32{tNumeric}, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		n, err := numericOf(a[0])
+		if err != nil || n.nan {
+			return null, err
+		}
+		return intV(int64(n.trimmedScale().scale)), nil
+	}})
+	register("trim_scale", &builtin{min: 1, max: 1, args: []uint32{tNumeric}, ret: tNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+		n, err := numericOf(a[0])
+		if err != nil || n.nan {
+			return numericV(n), err
+		}
+		return numericV(n.trimmedScale()), nil
+	}})
 	register("factorial", &builtin{min: 1, args: []uint32{tInt8}, ret: tNumeric, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		n := a[0].i
 		switch {
@@ -168,7 +192,15 @@ func init() {
 		q.unscaled.Quo(x.rescaled(sc), y.rescaled(sc)) // toward zero
 		return numericV(q), nil
 	}})
-	register("width_bucket", &builtin{min: 4, args: []uint32{tFloat8, tFloat8, tFloat8, tInt4}, ret: tInt4, fn: widthBucket})
+	register("width_bucket", &builtin{min: 2, max: 4, args: []uint32{tFloat8, tFloat8, tFloat8, tInt4}, ret: tInt4, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+		switch len(a) {
+		case 2:
+			return widthBucketArray(a[0], a[1], t[1])
+		case 3:
+			return null, errorf(CodeUndefinedFunc, noPos, "function width_bucket(%s, %s, %s) does not exist", formatType(t[0], -1), formatType(t[1], -1), formatType(t[2], -1))
+		}
+		return widthBucket(ev, a, t)
+	}})
 	register("array_prepend", &builtin{min: 2, retFn: func(t []uint32) uint32 { return t[1] }, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		return arrayV(append([]Value{a[0]}, a[1].a...)), nil
 	}})
@@ -244,6 +276,31 @@ func gcd(x, y int64) (int64, error) {
 	return g.Int64(), nil
 }
 
+// numericGCD is gcd (or with lcm set, lcm) of two numerics, as
+// numeric_gcd and numeric_lcm compute them: over the values at the larger
+// of their scales, which the result keeps; NaN with either is NaN.
+func numericGCD(x, y Value, lcm bool) (Value, error) {
+	a, b, err := numericPair(x, y)
+	if err != nil {
+		return null, err
+	}
+	if a.nan || b.nan {
+		return numericV(&numeric{nan: true}), nil
+	}
+	sc := max(a.scale, b.scale)
+	p, q := a.rescaled(sc), b.rescaled(sc)
+	out := &numeric{scale: sc}
+	g := new(big.Int).GCD(nil, nil, new(big.Int).Abs(p), new(big.Int).Abs(q))
+	switch {
+	case !lcm:
+		out.unscaled.Set(g)
+	case p.Sign() != 0 && q.Sign() != 0:
+		out.unscaled.Mul(new(big.Int).Quo(p, g), q)
+		out.unscaled.Abs(&out.unscaled)
+	}
+	return numericV(out), nil
+}
+
 func lcm(x, y int64) (int64, error) {
 	if x == 0 || y == 0 {
 		return 0, nil
@@ -255,6 +312,34 @@ func lcm(x, y int64) (int64, error) {
 		return 0, errorf(CodeOutOfRange, noPos, "bigint out of range")
 	}
 	return l.Int64(), nil
+}
+
+// widthBucketArray is width_bucket(operand, thresholds): the number of
+// thresholds at or below operand, found by width_bucket_array's binary
+// search (the thresholds are taken to be sorted).
+func widthBucketArray(x, th Value, thType uint32) (Value, error) {
+	if th.k != kArray {
+		return null, errorf(CodeUndefinedFunc, noPos, "function width_bucket(%s, %s) does not exist", "unknown", formatType(thType, -1))
+	}
+	for _, e := range th.a {
+		switch {
+		case e.k == kArray:
+			return null, errorf("2202E", noPos, "thresholds must be one-dimensional array")
+		case e.isNull():
+			return null, errorf("22004", noPos, "thresholds array must not contain NULLs")
+		}
+	}
+	elem := elemType(thType)
+	left, right := 0, len(th.a)
+	for left < right {
+		mid := (left + right) / 2
+		if compareAs(x, th.a[mid], elem) < 0 {
+			right = mid
+		} else {
+			left = mid + 1
+		}
+	}
+	return intV(int64(left)), nil
 }
 
 // widthBucket is width_bucket(operand, low, high, count): the bucket of
@@ -395,7 +480,7 @@ func makeTimestamp(zoned bool) func(*evaluator, []Value, []uint32) (Value, error
 			}
 		}
 		whole, frac := math.Modf(sec)
-		out := time.Date(int(y), time.Month(mo), int(d), int(h), int(mi), int(whole), int(math.Round(frac*1e6))*1000, loc)
+		out := wallTime(int(y), time.Month(mo), int(d), int(h), int(mi), int(whole), int(math.Round(frac*1e6))*1000, loc)
 		if out.Day() != int(d) {
 			return null, errorf("22008", noPos, "date field value out of range: %d-%02d-%02d", y, mo, d)
 		}

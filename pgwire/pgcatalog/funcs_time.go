@@ -18,8 +18,8 @@ func init() {
 	register("date_part", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tFloat8, fn: datePart})
 	register("timezone", &builtin{min: 2, max: 2, args: []uint32{tText, tTimestamptz}, retFn: atTimeZoneType, fn: atTimeZone})
 	register("date_trunc", &builtin{min: 2, max: 3, args: []uint32{tText, tTimestamptz, tText}, retFn: func(t []uint32) uint32 {
-		if t[1] == tTimestamp {
-			return tTimestamp
+		if t[1] == tTimestamp || t[1] == tInterval {
+			return t[1]
 		}
 		return tTimestamptz // a date reads as a timestamptz, the preferred type
 	}, fn: dateTrunc})
@@ -230,6 +230,51 @@ func intervalPart(field, text string) (Value, error) {
 	return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not supported for type interval", field)
 }
 
+// intervalTrunc is date_trunc(field, interval), as interval_trunc: the
+// fields below field zeroed, each truncated toward zero.
+func intervalTrunc(field, text string) (Value, error) {
+	iv, err := parseInterval(text)
+	if err != nil {
+		return null, err
+	}
+	years, months := iv.months/12, iv.months%12
+	days, us := iv.days, iv.micros
+	hours, mins, secs, frac := us/3600e6, us/60e6%60, us/1e6%60, us%1e6
+	switch field {
+	case "millennium", "millennia":
+		years, months, days, hours, mins, secs, frac = years/1000*1000, 0, 0, 0, 0, 0, 0
+	case "century", "centuries":
+		years, months, days, hours, mins, secs, frac = years/100*100, 0, 0, 0, 0, 0, 0
+	case "decade", "decades":
+		years, months, days, hours, mins, secs, frac = years/10*10, 0, 0, 0, 0, 0, 0
+	case "year", "years":
+		months, days, hours, mins, secs, frac = 0, 0, 0, 0, 0, 0
+	case "quarter":
+		months, days, hours, mins, secs, frac = months/3*3, 0, 0, 0, 0, 0
+	case "month", "months":
+		days, hours, mins, secs, frac = 0, 0, 0, 0, 0
+	case "day", "days":
+		hours, mins, secs, frac = 0, 0, 0, 0
+	case "hour", "hours":
+		mins, secs, frac = 0, 0, 0
+	case "minute", "minutes":
+		secs, frac = 0, 0
+	case "second", "seconds":
+		frac = 0
+	case "milliseconds":
+		frac = frac / 1000 * 1000
+	case "microseconds":
+	case "week", "weeks":
+		e := errorf(CodeNotSupported, noPos, "unit \"%s\" not supported for type interval", field)
+		e.Detail = "Months usually have fractional weeks."
+		return null, e
+	default:
+		return null, unitError(field, tInterval)
+	}
+	out := interval{months: years*12 + months, days: days, micros: ((hours*60+mins)*60+secs)*1e6 + frac}
+	return textV(out.String()), nil
+}
+
 func unitError(field string, typ uint32) error {
 	return errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", field, formatType(typ, -1))
 }
@@ -237,6 +282,12 @@ func unitError(field string, typ uint32) error {
 // dateTrunc is date_trunc(field, t [, zone]): a timestamptz is truncated
 // as a wall time in zone, by default the session's.
 func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	if t[1] == tInterval {
+		if len(a) > 2 {
+			return null, errorf(CodeUndefinedFunc, noPos, "function date_trunc(text, interval, text) does not exist")
+		}
+		return intervalTrunc(strings.ToLower(a[0].s), a[1].s)
+	}
 	ts, err := ev.localTime(a[1], t[1])
 	if err != nil {
 		return null, err
@@ -244,7 +295,7 @@ func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	typ := t[1]
 	if typ == tDate { // as date_trunc(text, timestamptz) reads it: midnight in the session's zone
 		y, m, d := ts.Date()
-		ts, typ = time.Date(y, m, d, 0, 0, 0, 0, ev.zone()), tTimestamptz
+		ts, typ = wallTime(y, m, d, 0, 0, 0, 0, ev.zone()), tTimestamptz
 	}
 	if len(a) > 2 && typ == tTimestamptz {
 		loc, err := LoadZone(strings.TrimSpace(a[2].s))
@@ -266,23 +317,23 @@ func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	case "minute":
 		out = ts.Truncate(time.Minute)
 	case "hour":
-		out = time.Date(y, m, d, ts.Hour(), 0, 0, 0, loc)
+		out = wallTime(y, m, d, ts.Hour(), 0, 0, 0, loc)
 	case "day":
-		out = time.Date(y, m, d, 0, 0, 0, 0, loc)
+		out = wallTime(y, m, d, 0, 0, 0, 0, loc)
 	case "week":
-		out = time.Date(y, m, d-(int(ts.Weekday())+6)%7, 0, 0, 0, 0, loc)
+		out = wallTime(y, m, d-(int(ts.Weekday())+6)%7, 0, 0, 0, 0, loc)
 	case "month":
-		out = time.Date(y, m, 1, 0, 0, 0, 0, loc)
+		out = wallTime(y, m, 1, 0, 0, 0, 0, loc)
 	case "quarter":
-		out = time.Date(y, m-(m-1)%3, 1, 0, 0, 0, 0, loc)
+		out = wallTime(y, m-(m-1)%3, 1, 0, 0, 0, 0, loc)
 	case "year":
-		out = time.Date(y, 1, 1, 0, 0, 0, 0, loc)
+		out = wallTime(y, 1, 1, 0, 0, 0, 0, loc)
 	case "decade":
-		out = time.Date(y-y%10, 1, 1, 0, 0, 0, 0, loc)
+		out = wallTime(y-y%10, 1, 1, 0, 0, 0, 0, loc)
 	case "century":
-		out = time.Date((y-1)/100*100+1, 1, 1, 0, 0, 0, 0, loc)
+		out = wallTime((y-1)/100*100+1, 1, 1, 0, 0, 0, 0, loc)
 	case "millennium":
-		out = time.Date((y-1)/1000*1000+1, 1, 1, 0, 0, 0, 0, loc)
+		out = wallTime((y-1)/1000*1000+1, 1, 1, 0, 0, 0, 0, loc)
 	default:
 		return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not recognized for type %s", a[0].s, formatType(typ, -1))
 	}

@@ -211,6 +211,12 @@ func (f *dchFields) adjustedYear(y int) int {
 
 // field prints one keyword, as DCH_to_char does.
 func (f *dchFields) field(n dchNode) (string, error) {
+	fixed := func(v, width int) string { // DD and DDD: no room for a sign
+		if n.fm {
+			width = 0
+		}
+		return fmt.Sprintf("%0*d", width, v)
+	}
 	num := func(v, width int) string {
 		if n.fm {
 			width = 0
@@ -304,12 +310,12 @@ func (f *dchFields) field(n dchNode) (string, error) {
 	case "DY":
 		return caseLike(n.key.name, time.Weekday(f.wday).String()[:3]), nil
 	case "DDD":
-		return num(f.yday, 3), nil
+		return fixed(f.yday, 3), nil
 	case "IDDD":
 		wd := (f.wday+6)%7 + 1
 		return num((isoWeek-1)*7+wd, 3), nil
 	case "DD":
-		return num(f.day, 2), nil
+		return fixed(f.day, 2), nil
 	case "D":
 		return strconv.Itoa(f.wday + 1), nil
 	case "ID":

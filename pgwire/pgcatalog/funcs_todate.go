@@ -33,7 +33,7 @@ func toTimestampText(ev *evaluator, text, format string) (Value, error) {
 	if err != nil {
 		return null, err
 	}
-	wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), ev.zone())
+	wall := wallTime(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), ev.zone())
 	return timeValue(instantIfZoned(wall, tTimestamptz), tTimestamptz), nil
 }
 

@@ -42,9 +42,55 @@ var intervalUnits = map[string]interval{
 // [-]hh:mm[:ss[.frac]] time, a bare number of seconds, an optional leading
 // @ and trailing "ago". Fractions of months and days spill into days (30
 // a month) and microseconds, as in PostgreSQL.
+// isoIntervalWords spells an ISO 8601 interval with designators
+// (P1Y2M3DT4H5M6S, PT1.5S, P2W; numbers may be signed or fractional) as
+// the words parseInterval reads ("1 year 2 month ..."); ok is false for
+// other text.
+func isoIntervalWords(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != 'P' {
+		return "", false
+	}
+	date := map[byte]string{'Y': "year", 'M': "month", 'W': "week", 'D': "day"}
+	clock := map[byte]string{'H': "hour", 'M': "minute", 'S': "second"}
+	units, words := date, []string{}
+	for i := 1; i < len(s); {
+		if s[i] == 'T' && len(units) == len(date) {
+			units, i = clock, i+1
+			continue
+		}
+		j := i
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || j == i && (s[j] == '-' || s[j] == '+')) {
+			j++
+		}
+		if j == i || j == len(s) {
+			return "", false
+		}
+		unit, ok := units[s[j]]
+		if !ok {
+			return "", false
+		}
+		words = append(words, s[i:j], unit)
+		i = j + 1
+	}
+	switch {
+	case len(words) > 0:
+		return strings.Join(words, " "), true
+	case s == "PT":
+		return "0", true
+	}
+	return "", false
+}
+
 func parseInterval(s string) (interval, error) {
 	bad := errorf("22007", noPos, "invalid input syntax for type interval: \"%s\"", s)
-	fields := strings.Fields(strings.ToLower(strings.TrimSpace(s)))
+	text := s
+	if words, ok := isoIntervalWords(s); ok {
+		text = words
+	} else if strings.HasPrefix(strings.TrimSpace(s), "P") {
+		return interval{}, bad
+	}
+	fields := strings.Fields(strings.ToLower(strings.TrimSpace(text)))
 	if len(fields) > 0 && fields[0] == "@" {
 		fields = fields[1:]
 	}
@@ -193,12 +239,17 @@ func (iv interval) String() string {
 func addInterval(t time.Time, iv interval, sign int64) time.Time {
 	if m := sign * iv.months; m != 0 {
 		y, mon, d := t.Date()
-		first := time.Date(y, mon+time.Month(m), 1, 0, 0, 0, 0, t.Location())
+		first := wallTime(y, mon+time.Month(m), 1, 0, 0, 0, 0, t.Location())
 		last := first.AddDate(0, 1, -1).Day()
 		hh, mm, ss := t.Clock()
-		t = time.Date(first.Year(), first.Month(), min(d, last), hh, mm, ss, t.Nanosecond(), t.Location())
+		t = wallTime(first.Year(), first.Month(), min(d, last), hh, mm, ss, t.Nanosecond(), t.Location())
 	}
-	return t.AddDate(0, 0, int(sign*iv.days)).Add(time.Duration(sign*iv.micros) * time.Microsecond)
+	if dd := sign * iv.days; dd != 0 {
+		y, mon, d := t.Date()
+		hh, mm, ss := t.Clock()
+		t = wallTime(y, mon, d+int(dd), hh, mm, ss, t.Nanosecond(), t.Location())
+	}
+	return t.Add(time.Duration(sign*iv.micros) * time.Microsecond)
 }
 
 // instantIfZoned is t as a value of typ holds it: a timestamptz as its

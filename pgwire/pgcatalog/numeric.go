@@ -148,6 +148,23 @@ func (n *numeric) String() string {
 	return sign + digits[:cut] + "." + digits[cut:]
 }
 
+// trimmedScale is n with its trailing fractional zeros dropped: the
+// smallest scale that holds it exactly (min_scale, trim_scale).
+func (n *numeric) trimmedScale() *numeric {
+	out := &numeric{scale: n.scale}
+	out.unscaled.Set(&n.unscaled)
+	ten, r := big.NewInt(10), new(big.Int)
+	for out.scale > 0 {
+		q, m := new(big.Int).QuoRem(&out.unscaled, ten, r)
+		if m.Sign() != 0 {
+			break
+		}
+		out.unscaled.Set(q)
+		out.scale--
+	}
+	return out
+}
+
 // float is n as the nearest double.
 func (n *numeric) float() float64 {
 	if n.nan {

@@ -60,13 +60,26 @@ func (b *binder) bindAExpr(a *pg_query.A_Expr, sc *scope) (*cexpr, error) {
 			return nil, err
 		}
 		l, r = b.unify(l, r)
-		return &cexpr{typ: outputType(l.typ), name: "nullif", fn: func(ev *evaluator, e *env) (Value, error) {
+		// The result is the first argument of the = operator chosen, which
+		// promotes an integer compared with a numeric or a float, and a
+		// numeric compared with a float: NULLIF(1, 2.5) is numeric.
+		typ := outputType(l.typ)
+		switch {
+		case kindOf(l.typ) == kInt && !isRegType(l.typ) && r.typ == tNumeric:
+			typ = tNumeric
+		case (kindOf(l.typ) == kInt && !isRegType(l.typ) || l.typ == tNumeric) && kindOf(r.typ) == kFloat:
+			typ = tFloat8
+		}
+		return &cexpr{typ: typ, name: "nullif", fn: func(ev *evaluator, e *env) (Value, error) {
 			x, y, err := eval2(ev, e, l, r)
 			if err != nil || x.isNull() || y.isNull() {
 				return x, err
 			}
 			if compare(x, y) == 0 {
 				return null, nil
+			}
+			if typ != l.typ && typ != tText {
+				return ev.cast(x, l.typ, typ)
 			}
 			return x, nil
 		}}, nil
@@ -159,6 +172,15 @@ func (b *binder) bindIn(a *pg_query.A_Expr, op string, sc *scope) (*cexpr, error
 	}
 	var conds []*cexpr
 	for _, item := range a.Rexpr.GetList().GetItems() {
+		if lr, rr := a.Lexpr.GetRowExpr(), item.GetRowExpr(); lr != nil && rr != nil {
+			// (a, b) IN ((1, 2), ...): row comparisons, NULL when a field is
+			c, err := b.rowComparison(op, lr.Args, rr.Args, sc, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			conds = append(conds, c)
+			continue
+		}
 		r, err := b.bindExpr(item, sc)
 		if err != nil {
 			return nil, err
@@ -435,10 +457,17 @@ func arithExpr(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 	if !isNumericType(l.typ) || !isNumericType(r.typ) {
 		return nil, noOperator(pos, l.typ, op, r.typ)
 	}
+	shift := (op == "<<" || op == ">>") && kindOf(l.typ) == kInt && kindOf(r.typ) == kInt
+	if shift {
+		typ = l.typ // int2 << int4 is int2
+	}
 	return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		x, y, err := eval2(ev, e, l, r)
 		if err != nil || x.isNull() || y.isNull() {
 			return null, err
+		}
+		if shift && x.k == kInt && y.k == kInt {
+			return intV(shiftInt(op, x.i, y.i, typ)), nil
 		}
 		if x.k == kInt && y.k == kInt {
 			v, err := intArith(op, x.i, y.i, pos)
@@ -573,6 +602,28 @@ func intRange(r int64, typ uint32, op string, x, y int64) error {
 		return errorf(CodeOutOfRange, noPos, "%s out of range", name)
 	}
 	return nil
+}
+
+// shiftInt is x << n or x >> n for an integer x of type typ, as
+// PostgreSQL's int2shl..int8shr compute them in C on x86-64: bits shifted
+// out are lost (no overflow error), the count is taken modulo 32 (modulo
+// 64 for bigint), and a smallint is shifted as an integer, then
+// truncated.
+func shiftInt(op string, x, n int64, typ uint32) int64 {
+	if typ == tInt8 {
+		if op == "<<" {
+			return x << (n & 63)
+		}
+		return x >> (n & 63)
+	}
+	v := int32(x) >> (n & 31)
+	if op == "<<" {
+		v = int32(x) << (n & 31)
+	}
+	if typ == tInt2 {
+		return int64(int16(v))
+	}
+	return int64(v)
 }
 
 func intArith(op string, x, y int64, pos int32) (Value, error) {

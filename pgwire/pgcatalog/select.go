@@ -144,6 +144,9 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 		}
 		p.sort = append(p.sort, k)
 	}
+	if err := distinctOnMatchesSort(s, p); err != nil {
+		return nil, err
+	}
 	p.srfs = srfs
 	if len(p.srfs) != len(srfs) {
 		return nil, errorf(CodeNotSupported, noPos, "set-returning functions are only supported in the select list")
@@ -298,16 +301,74 @@ func (b *binder) bindOrderExpr(n *pg_query.Node, p *selectPlan, sc *scope) (int,
 			return found, nil
 		}
 	}
+	// An expression the select list, DISTINCT ON or ORDER BY holds already
+	// is that entry, as findTargetlistEntrySQL99 finds it.
+	key := nodeKey(n)
+	for i, k := range p.targetKeys {
+		if k == key {
+			return i, nil
+		}
+	}
 	e, err := b.bindExpr(n, sc)
 	if err != nil {
 		return 0, err
 	}
 	p.targets = append(p.targets, e)
+	if len(p.targetKeys) == len(p.targets)-1 {
+		p.targetKeys = append(p.targetKeys, key)
+	}
 	return len(p.targets) - 1, nil
+}
+
+// distinctOnMatchesSort is transformDistinctOnClause's check: with an
+// ORDER BY, the DISTINCT ON expressions must be its leftmost ones (in any
+// order); it may end among them. The error points at the DISTINCT ON
+// expression out of place.
+func distinctOnMatchesSort(s *pg_query.SelectStmt, p *selectPlan) error {
+	if len(p.distinctOn) == 0 || len(p.sort) == 0 {
+		return nil
+	}
+	misplaced := func(idx int) error {
+		pos := int32(noPos)
+		for i, d := range p.distinctOn {
+			if d == idx && i < len(s.DistinctClause) {
+				pos = location(s.DistinctClause[i])
+				break
+			}
+		}
+		return errorf("42P10", pos, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+	}
+	on := map[int]bool{}
+	for _, d := range p.distinctOn {
+		on[d] = true
+	}
+	sorted := map[int]bool{}
+	skipped := false
+	for _, k := range p.sort {
+		switch {
+		case !on[k.idx]:
+			skipped = true
+		case skipped:
+			return misplaced(k.idx)
+		default:
+			sorted[k.idx] = true
+		}
+	}
+	if skipped {
+		for _, d := range p.distinctOn {
+			if !sorted[d] {
+				return misplaced(d)
+			}
+		}
+	}
+	return nil
 }
 
 func newSortKey(s *pg_query.SortBy) sortKey {
 	k := sortKey{desc: s.SortbyDir == pg_query.SortByDir_SORTBY_DESC}
+	if s.SortbyDir == pg_query.SortByDir_SORTBY_USING && len(s.UseOp) > 0 {
+		k.desc = s.UseOp[len(s.UseOp)-1].GetString_().GetSval() == ">" // USING > sorts as DESC
+	}
 	k.nullsFirst = k.desc
 	switch s.SortbyNulls {
 	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
@@ -327,6 +388,9 @@ func (b *binder) bindLimit(s *pg_query.SelectStmt, sc *scope) (limit, offset *ce
 		if limit.untyped { // LIMIT $1 takes a bigint, as in PostgreSQL
 			limit = b.coerce(limit, tInt8)
 		}
+		if limit, err = nonNegative(limit, "LIMIT", "2201W"); err != nil {
+			return nil, nil, err
+		}
 	}
 	if s.LimitOffset != nil {
 		if offset, err = b.bindExpr(s.LimitOffset, inner); err != nil {
@@ -335,8 +399,35 @@ func (b *binder) bindLimit(s *pg_query.SelectStmt, sc *scope) (limit, offset *ce
 		if offset.untyped {
 			offset = b.coerce(offset, tInt8)
 		}
+		if offset, err = nonNegative(offset, "OFFSET", "2201X"); err != nil {
+			return nil, nil, err
+		}
 	}
 	return limit, offset, nil
+}
+
+// nonNegative makes a LIMIT or OFFSET count (clause) fail as PostgreSQL's
+// recompute_limits does when it is negative: a constant now, any other
+// count when it is computed.
+func nonNegative(e *cexpr, clause, code string) (*cexpr, error) {
+	negative := func(v Value) error {
+		if n, ok := v.asInt(); ok && !v.isNull() && n < 0 {
+			return errorf(code, noPos, "%s must not be negative", clause)
+		}
+		return nil
+	}
+	if e.isConst {
+		return e, negative(e.val)
+	}
+	out := *e
+	out.fn = func(ev *evaluator, en *env) (Value, error) {
+		v, err := e.fn(ev, en)
+		if err == nil {
+			err = negative(v)
+		}
+		return v, err
+	}
+	return &out, nil
 }
 
 func (b *binder) bindBool(n *pg_query.Node, sc *scope, clause string) (*cexpr, error) {

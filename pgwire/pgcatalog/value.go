@@ -77,8 +77,8 @@ func (v Value) asInt() (int64, bool) {
 	switch v.k {
 	case kInt:
 		return v.i, true
-	case kFloat:
-		return int64(math.Round(v.f)), true
+	case kFloat: // rounded half to even, as PostgreSQL's rint
+		return int64(math.RoundToEven(v.f)), true
 	case kNumeric:
 		n, err := parseNumeric(v.s)
 		if err != nil {
@@ -120,7 +120,7 @@ func compare(a, b Value) int {
 		case kInt:
 			return cmpOrdered(a.i, b.i)
 		case kFloat:
-			return cmpOrdered(a.f, b.f)
+			return cmpFloat(a.f, b.f)
 		case kText:
 			return strings.Compare(a.s, b.s)
 		case kNumeric:
@@ -135,7 +135,7 @@ func compare(a, b Value) int {
 	}
 	if af, ok := a.asFloat(); ok {
 		if bf, ok := b.asFloat(); ok {
-			return cmpOrdered(af, bf)
+			return cmpFloat(af, bf)
 		}
 	}
 	return strings.Compare(plainText(a), plainText(b))
@@ -194,6 +194,20 @@ func cmpBool(a, b bool) int {
 		return -1
 	}
 	return 1
+}
+
+// cmpFloat orders two floats as PostgreSQL's float8_cmp does: NaN equals
+// itself and sorts above every other value, Infinity included.
+func cmpFloat(a, b float64) int {
+	switch an, bn := math.IsNaN(a), math.IsNaN(b); {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return cmpOrdered(a, b)
 }
 
 func cmpOrdered[T int | int64 | float64](a, b T) int {

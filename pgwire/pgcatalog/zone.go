@@ -99,7 +99,7 @@ func atTimeZone(_ *evaluator, a []Value, t []uint32) (Value, error) {
 	if t[1] == tTimestamptz {
 		return timeValue(ts.In(loc), tTimestamp), nil
 	}
-	wall := time.Date(ts.Year(), ts.Month(), ts.Day(), ts.Hour(), ts.Minute(), ts.Second(), ts.Nanosecond(), loc)
+	wall := wallTime(ts.Year(), ts.Month(), ts.Day(), ts.Hour(), ts.Minute(), ts.Second(), ts.Nanosecond(), loc)
 	return timeValue(instantIfZoned(wall, tTimestamptz), tTimestamptz), nil
 }
 
@@ -108,4 +108,36 @@ func atTimeZoneType(t []uint32) uint32 {
 		return tTimestamp
 	}
 	return tTimestamptz
+}
+
+// wallTime is time.Date for a wall time in loc, resolving a time a
+// daylight-saving transition skips or repeats as PostgreSQL does: a
+// skipped time reads with the offset before the transition (02:30 on a
+// spring-forward night is 03:30 daylight time), a repeated one with the
+// offset after it (the standard-time reading). Both are the smaller of
+// the two offsets around the transition. Out-of-range fields normalize
+// as time.Date's do.
+func wallTime(y int, mo time.Month, d, h, mi, s, ns int, loc *time.Location) time.Time {
+	u := time.Date(y, mo, d, h, mi, s, ns, time.UTC)
+	if loc == time.UTC {
+		return u
+	}
+	offAt := func(t time.Time) int {
+		_, off := t.In(loc).Zone()
+		return off
+	}
+	before, after := offAt(u.Add(-26*time.Hour)), offAt(u.Add(26*time.Hour))
+	fits := func(off int) bool { return offAt(u.Add(-time.Duration(off)*time.Second)) == off }
+	var off int
+	switch b, a := fits(before), fits(after); {
+	case before == after && !b:
+		off = offAt(u) // two transitions within the window: rare, approximate
+	case before == after || b && !a:
+		off = before
+	case a && !b:
+		off = after
+	default: // both (a repeated time) or neither (a skipped one)
+		off = min(before, after)
+	}
+	return u.Add(-time.Duration(off) * time.Second).In(loc)
 }
