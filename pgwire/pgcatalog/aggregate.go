@@ -285,6 +285,25 @@ type aggSlot struct {
 	keys     []sortKey
 }
 
+// isAggArg reports whether n, an ORDER BY expression of an aggregate, is
+// one of its arguments: the same expression, or a column of the same name
+// (as written qualified or not).
+func isAggArg(n *pg_query.Node, args []*pg_query.Node) bool {
+	key := func(n *pg_query.Node) string {
+		if c := n.GetColumnRef(); c != nil {
+			return "column " + lastName(c.Fields)
+		}
+		return nodeKey(n)
+	}
+	k := key(n)
+	for _, a := range args {
+		if key(a) == k {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, sc *scope) (*cexpr, error) {
 	if sc.aggs == nil {
 		return nil, errorf(CodeGrouping, fc.Location, "aggregate functions are not allowed here")
@@ -311,6 +330,9 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 	}
 	for i, o := range fc.AggOrder {
 		sb := o.GetSortBy()
+		if fc.AggDistinct && !fc.AggWithinGroup && !isAggArg(sb.Node, fc.Args) {
+			return nil, errorf("42P10", location(sb.Node), "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list")
+		}
 		e, err := b.bindExpr(sb.Node, &inner)
 		if err != nil {
 			return nil, err

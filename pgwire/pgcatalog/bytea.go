@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"encoding/hex"
 	"strings"
+	"unicode/utf8"
 )
 
 // A bytea value is held as its text output, hex format (`\x` and two
@@ -79,19 +80,39 @@ func parseByteaHex(s string) ([]byte, error) {
 		}
 		hi, ok := unhex(s[i])
 		if !ok {
-			return nil, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal digit: %q", s[i:i+1])
+			return nil, badHexDigit(s[i:])
 		}
 		if i+1 == len(s) {
 			return nil, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal data: odd number of digits")
 		}
 		lo, ok := unhex(s[i+1])
 		if !ok {
-			return nil, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal digit: %q", s[i+1:i+2])
+			return nil, badHexDigit(s[i+1:])
 		}
 		out = append(out, hi<<4|lo)
 		i += 2
 	}
 	return out, nil
+}
+
+// badHexDigit is the error for the character s starts with, not a hex
+// digit: the whole character, unquoted inside, as PostgreSQL's get_hex.
+func badHexDigit(s string) error {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		size = 1
+	}
+	return errorf(CodeInvalidParameter, noPos, "invalid hexadecimal digit: \"%s\"", s[:size])
+}
+
+// byteaArg is argument i of a function whose arguments are bytea when its
+// first is: a bytea's bytes, or text (an untyped literal) read as bytea
+// input.
+func byteaArg(a []Value, t []uint32, i int) ([]byte, error) {
+	if t[i] == tBytea {
+		return byteaBytes(a[i]), nil
+	}
+	return ParseBytea(a[i].s)
 }
 
 func unhex(c byte) (byte, bool) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // cast converts v of static type from to type to, as PostgreSQL's casts
@@ -359,6 +360,13 @@ func castText(s string, to uint32) Value {
 	if to == tChar && len(s) > 1 {
 		s = s[:1]
 	}
+	if to == tName && len(s) > 63 { // NAMEDATALEN-1 bytes, cut at a character's start, as namein
+		n := 63
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n]
+	}
 	return textV(s)
 }
 
@@ -407,6 +415,10 @@ func castFloat(v Value, to uint32) (Value, error) {
 		}
 		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
 	}
+	if v.k == kText && (f == 0 || to == tFloat4 && float32(f) == 0) && nonzeroMantissa(v.s) {
+		// underflow to zero is out of range, as in float8in and float4in
+		return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type %s", plainText(v), formatType(to, -1))
+	}
 	if to == tFloat4 && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
 		if v.k == kText {
 			return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type real", plainText(v))
@@ -417,6 +429,16 @@ func castFloat(v Value, to uint32) (Value, error) {
 		f = float64(float32(f))
 	}
 	return floatV(f), nil
+}
+
+// nonzeroMantissa reports whether float input s has a digit other than 0
+// before its exponent: a value that is not zero.
+func nonzeroMantissa(s string) bool {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.ContainsAny(s, "123456789")
 }
 
 func castNumeric(v Value) (Value, error) {

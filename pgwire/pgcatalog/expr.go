@@ -215,6 +215,7 @@ func (b *binder) bindColumnRef(cr *pg_query.ColumnRef, sc *scope) (*cexpr, error
 func (sc *scope) wholeRow(rel string) (*cexpr, bool) {
 	var fields []colDef
 	var cols []*cexpr
+	scalar := false
 	for s := sc; s != nil && len(cols) == 0; s = s.parent {
 		for _, c := range s.cols {
 			if c.rel != rel {
@@ -224,12 +225,18 @@ func (sc *scope) wholeRow(rel string) (*cexpr, bool) {
 			if err != nil {
 				return nil, false
 			}
+			scalar = c.scalar
 			cols = append(cols, colRef(levels, idx, col))
 			fields = append(fields, colDef{name: c.name, typ: outputType(c.typ)})
 		}
 	}
 	if len(cols) == 0 {
 		return nil, false
+	}
+	if scalar && len(cols) == 1 { // json_array_elements(...) AS t: t is the value
+		c := *cols[0]
+		c.name = rel
+		return &c, true
 	}
 	names, types := fieldNames(fields)
 	return &cexpr{typ: tRecord, name: rel, fields: fields, fn: func(ev *evaluator, e *env) (Value, error) {

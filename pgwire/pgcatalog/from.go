@@ -411,10 +411,10 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, argScope *scope) 
 		alias, colnames = rf.Alias.Aliasname, strs(rf.Alias.Colnames)
 	}
 	for _, col := range c.columns() {
-		if c.def.fields == nil && rf.Alias != nil {
+		if c.def.fields == nil && rf.Alias != nil && c.def.outName == "" {
 			col.name = alias // a scalar function's column takes the alias
 		}
-		p.cols = append(p.cols, scopeCol{rel: alias, name: col.name, typ: col.typ})
+		p.cols = append(p.cols, scopeCol{rel: alias, name: col.name, typ: col.typ, scalar: c.def.fields == nil && !rf.Ordinality})
 	}
 	if rf.Ordinality {
 		p.cols = append(p.cols, scopeCol{rel: alias, name: "ordinality", typ: tInt8})
@@ -440,6 +440,9 @@ type fromCall struct {
 func (c *fromCall) columns() []colDef {
 	if c.def.fields != nil {
 		return c.def.fields
+	}
+	if c.def.outName != "" {
+		return []colDef{{c.def.outName, c.def.ret(argTypes(c.args))}}
 	}
 	return []colDef{{c.name, c.def.ret(argTypes(c.args))}}
 }

@@ -68,7 +68,72 @@ func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) 
 	if err != nil {
 		return nil, err
 	}
+	if fc.FuncVariadic && f.max < 0 && len(args) > 0 {
+		return b.applyVariadic(name, f, args, fc.Location, location(fc.Args[len(fc.Args)-1]))
+	}
 	return b.applyBuiltin(name, f, args, fc.Location)
+}
+
+// applyVariadic calls the variadic builtin f with its last argument given
+// as VARIADIC array: the array's elements are the arguments, each of its
+// element type. A NULL array is no arguments for format() and makes the
+// result NULL for the others, as in PostgreSQL.
+func (b *binder) applyVariadic(name string, f *builtin, args []*cexpr, pos, argPos int32) (*cexpr, error) {
+	last := len(args) - 1
+	if (name == "format" || name == "concat_ws") && last < 1 { // their first parameter is not variadic
+		return nil, noFunction(pos, name, typeList(args))
+	}
+	if args[last].untyped {
+		args[last] = b.coerce(args[last], tTextArray)
+	}
+	if !isArrayType(args[last].typ) {
+		return nil, errorf(CodeDatatypeMismatch, argPos, "VARIADIC argument must be an array")
+	}
+	for i, a := range args[:last] {
+		if a.untyped {
+			t := uint32(tText)
+			if len(f.args) > 0 {
+				t = f.args[min(i, len(f.args)-1)]
+			}
+			args[i] = b.coerce(a, t)
+		}
+	}
+	fixed := argTypes(args[:last])
+	et := elemType(args[last].typ)
+	ret := f.ret
+	if f.retFn != nil {
+		ret = f.retFn(append(slices.Clone(fixed), et))
+	}
+	return &cexpr{typ: ret, name: name, fn: func(ev *evaluator, e *env) (Value, error) {
+		vals, err := evalArgs(ev, e, args)
+		if err != nil {
+			return null, err
+		}
+		arr := vals[last]
+		vals, types := vals[:last:last], slices.Clone(fixed)
+		if arr.isNull() {
+			if name != "format" {
+				return null, nil
+			}
+		} else {
+			for _, v := range arr.a {
+				vals = append(vals, v)
+				types = append(types, et)
+			}
+		}
+		if !f.lenient {
+			for _, v := range vals {
+				if v.isNull() {
+					return null, nil
+				}
+			}
+		}
+		v, err := f.fn(ev, vals, types)
+		if err == nil && ret == tNumeric {
+			v, err = asNumericResult(v)
+		}
+		return v, err
+	}}, nil
 }
 
 // applyBuiltin calls the builtin f (named name) on bound arguments.

@@ -58,29 +58,13 @@ func decodeBytea(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 	s := a[0].s
 	switch strings.ToLower(a[1].s) {
 	case "hex":
-		s = withoutSpace(s)
-		for _, c := range []byte(s) {
-			if _, ok := unhex(c); !ok {
-				return null, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal digit: \"%s\"", string(c))
-			}
+		b, err := parseByteaHex(s)
+		if err != nil {
+			return null, err
 		}
-		if len(s)%2 != 0 {
-			return null, errorf(CodeInvalidParameter, noPos, "invalid hexadecimal data: odd number of digits")
-		}
-		b, _ := hex.DecodeString(s)
 		return byteaV(b), nil
 	case "base64":
-		s = withoutSpace(s)
-		for _, c := range s {
-			if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
-				return null, errorf(CodeInvalidParameter, noPos, "invalid symbol \"%s\" found while decoding base64 sequence", string(c))
-			}
-		}
-		b, err := base64.StdEncoding.DecodeString(s)
-		if err != nil {
-			return null, errorf(CodeInvalidParameter, noPos, "invalid base64 end sequence")
-		}
-		return byteaV(b), nil
+		return base64Decode(s)
 	case "escape":
 		var b []byte
 		for i := 0; i < len(s); i++ {
@@ -103,15 +87,66 @@ func decodeBytea(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 	return null, unknownFormat(a[1].s)
 }
 
-// withoutSpace drops the white space decode ignores in hex and base64.
-func withoutSpace(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
-			return -1
+// base64Decode is decode(s, 'base64'), PostgreSQL's pg_base64_decode:
+// white space skipped anywhere, "=" allowed only as the third or fourth
+// symbol of a group (and then marking the end: later groups give as many
+// bytes as the first padded one), and a partial group at the end an error.
+func base64Decode(s string) (Value, error) {
+	var out []byte
+	var buf uint32
+	pos, end := 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		i++
+		var b uint32
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == '=':
+			if end == 0 {
+				switch pos {
+				case 2:
+					end = 1
+				case 3:
+					end = 2
+				default:
+					return null, errorf(CodeInvalidParameter, noPos, "unexpected \"=\" while decoding base64 sequence")
+				}
+			}
+		default:
+			n := strings.IndexByte(base64Symbols, c)
+			if n < 0 {
+				r, size := utf8.DecodeRuneInString(s[i-1:])
+				sym := s[i-1 : i-1+size]
+				if r == utf8.RuneError {
+					sym = s[i-1 : i]
+				}
+				return null, errorf(CodeInvalidParameter, noPos, "invalid symbol \"%s\" found while decoding base64 sequence", sym)
+			}
+			b = uint32(n)
 		}
-		return r
-	}, s)
+		buf = buf<<6 + b
+		pos++
+		if pos == 4 {
+			out = append(out, byte(buf>>16))
+			if end == 0 || end > 1 {
+				out = append(out, byte(buf>>8))
+			}
+			if end == 0 || end > 2 {
+				out = append(out, byte(buf))
+			}
+			buf, pos = 0, 0
+		}
+	}
+	if pos != 0 {
+		e := errorf(CodeInvalidParameter, noPos, "invalid base64 end sequence")
+		e.Hint = "Input data is missing padding, is truncated, or is otherwise corrupted."
+		return null, e
+	}
+	return byteaV(out), nil
 }
+
+const base64Symbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 func unknownFormat(name string) error {
 	return errorf(CodeInvalidParameter, noPos, "unrecognized encoding: \"%s\"", name)

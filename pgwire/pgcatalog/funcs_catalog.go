@@ -6,6 +6,25 @@ import (
 	"strings"
 )
 
+// pgEncodings are PostgreSQL's server and client encodings, by number.
+var pgEncodings = []string{"SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", "EUC_JIS_2004", "UTF8",
+	"MULE_INTERNAL", "LATIN1", "LATIN2", "LATIN3", "LATIN4", "LATIN5", "LATIN6", "LATIN7", "LATIN8", "LATIN9",
+	"LATIN10", "WIN1256", "WIN1258", "WIN866", "WIN874", "KOI8R", "WIN1251", "WIN1252", "ISO_8859_5",
+	"ISO_8859_6", "ISO_8859_7", "ISO_8859_8", "WIN1250", "WIN1253", "WIN1254", "WIN1255", "WIN1257", "KOI8U",
+	"SJIS", "BIG5", "GBK", "UHC", "GB18030", "JOHAB", "SHIFT_JIS_2004"}
+
+// cleanEncodingName is an encoding name as PostgreSQL compares them:
+// letters and digits only, lowercase.
+func cleanEncodingName(s string) string {
+	var sb strings.Builder
+	for _, c := range strings.ToLower(s) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			sb.WriteRune(c)
+		}
+	}
+	return sb.String()
+}
+
 func init() {
 	register("pg_get_userbyid", &builtin{min: 1, args: []uint32{tOid}, ret: tName, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
 		if name, ok := ev.roleName(a[0].i); ok {
@@ -88,17 +107,20 @@ func init() {
 			fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
 	}
 	register("pg_encoding_to_char", &builtin{min: 1, args: []uint32{tInt4}, ret: tName, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		if a[0].i == 6 {
-			return textV("UTF8"), nil
-		}
-		if a[0].i == 0 {
-			return textV("SQL_ASCII"), nil
+		if a[0].i >= 0 && a[0].i < int64(len(pgEncodings)) {
+			return textV(pgEncodings[a[0].i]), nil
 		}
 		return textV(""), nil
 	}})
 	register("pg_char_to_encoding", &builtin{min: 1, args: []uint32{tName}, ret: tInt4, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		if a[0].s == "UTF8" {
+		clean := cleanEncodingName(a[0].s)
+		if clean == "unicode" {
 			return intV(6), nil
+		}
+		for i, e := range pgEncodings {
+			if cleanEncodingName(e) == clean {
+				return intV(int64(i)), nil
+			}
 		}
 		return intV(-1), nil
 	}})

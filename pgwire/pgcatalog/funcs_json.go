@@ -116,6 +116,9 @@ func registerJSONSets(prefix string, typ uint32) {
 				}
 				return call(n)
 			}}
+		if strings.HasPrefix(name, "_array_elements") { // its OUT parameter
+			srfs[prefix+name].outName = "value"
+		}
 	}
 	wrongKind := func(fn string, n *jsonNode) error {
 		if n.kind == jsonArray {

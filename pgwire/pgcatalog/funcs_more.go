@@ -50,7 +50,7 @@ func init() {
 		}
 		return intV(int64(8 * len(a[0].s))), nil
 	}})
-	register("overlay", &builtin{min: 3, max: 4, args: []uint32{tText, tText, tInt4, tInt4}, ret: tText, fn: overlay})
+	register("overlay", &builtin{min: 3, max: 4, args: []uint32{tText, tText, tInt4, tInt4}, retFn: textOrBytea, fn: overlay})
 	register("regexp_count", &builtin{min: 2, max: 4, args: []uint32{tText, tText, tInt4, tText}, ret: tInt4, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
 		s, err := fromPosition(a)
 		if err != nil {
@@ -240,18 +240,46 @@ func init() {
 
 // overlay is overlay(s placing r from start [for n]): s with n characters
 // from start (by default r's length) replaced by r.
-func overlay(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+func overlay(_ *evaluator, a []Value, t []uint32) (Value, error) {
+	// As PostgreSQL: the part before start, the replacement, and the part
+	// from start+n on (n defaulting to the replacement's length, and a
+	// negative n taking some of the string again).
+	if t[0] == tBytea {
+		s := byteaBytes(a[0])
+		r, err := byteaArg(a, t, 1)
+		if err != nil {
+			return null, err
+		}
+		from, to, err := overlayBounds(a, int64(len(r)), int64(len(s)))
+		if err != nil {
+			return null, err
+		}
+		return byteaV(append(append(append([]byte{}, s[:from]...), r...), s[to:]...)), nil
+	}
 	s, r := []rune(a[0].s), a[1].s
-	start, n := a[2].i, int64(utf8.RuneCountInString(r))
+	from, to, err := overlayBounds(a, int64(utf8.RuneCountInString(r)), int64(len(s)))
+	if err != nil {
+		return null, err
+	}
+	return textV(string(s[:from]) + r + string(s[to:])), nil
+}
+
+// overlayBounds are the ends of the parts of a string of size units that
+// overlay keeps: [0, from) and [to, size).
+func overlayBounds(a []Value, rlen, size int64) (from, to int64, err error) {
+	start, n := a[2].i, rlen
 	if len(a) > 3 {
 		n = a[3].i
 	}
-	if start < 1 || n < 0 {
-		return null, errorf(CodeSubstring, noPos, "negative substring length not allowed")
+	if start < 1 {
+		return 0, 0, errorf(CodeSubstring, noPos, "negative substring length not allowed")
 	}
-	from := min(start-1, int64(len(s)))
-	to := min(from+n, int64(len(s)))
-	return textV(string(s[:from]) + r + string(s[to:])), nil
+	if start+n > math.MaxInt32 || start+n < math.MinInt32 { // int4 arithmetic in PostgreSQL
+		return 0, 0, errorf(CodeOutOfRange, noPos, "integer out of range")
+	}
+	from = min(start-1, size)
+	to = min(max(start+n, 1)-1, size)
+	return from, to, nil
 }
 
 // fromPosition is regexp_count's text from its start position (1-based).

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -69,18 +70,90 @@ func init() {
 // registerPrivileges: the session user owns everything and may read it
 // all (Shale is read-only over SQL, but PostgreSQL's privilege functions
 // answer for the owner, and tools hide tables they think unreadable).
+// As in PostgreSQL, the privilege list must name the function's
+// privileges, a relation or schema given by name must exist (one given by
+// OID that does not is NULL), and a sequence's must be a sequence.
 func registerPrivileges() {
-	for _, n := range []string{"has_schema_privilege", "has_table_privilege", "has_any_column_privilege",
-		"has_database_privilege", "has_column_privilege", "has_function_privilege", "has_sequence_privilege",
-		"has_type_privilege", "has_tablespace_privilege", "has_foreign_data_wrapper_privilege",
-		"has_server_privilege", "has_language_privilege", "pg_has_role"} {
-		n := n
-		register(n, &builtin{min: 2, max: 4, ret: tBool, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-			priv := strings.ToLower(a[len(a)-1].s)
-			if priv == "" {
-				return null, errorf(CodeInvalidText, noPos, "unrecognized privilege type: %q", a[len(a)-1].s)
+	for n, privs := range privilegeNames {
+		n, privs := n, privs
+		register(n, &builtin{min: 2, max: 4, ret: tBool, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+			// In PostgreSQL's order: an object given by name is looked up,
+			// then the privileges read, then an object given by OID looked
+			// up (NULL when there is none).
+			obj := len(a) - 2 // the object: after the user, if given
+			if n == "has_column_privilege" {
+				obj = len(a) - 3
+			}
+			byName := obj >= 0 && (t[obj] == tText || t[obj] == tName || t[obj] == tVarchar)
+			var r *rel
+			missing := false
+			switch {
+			case obj < 0:
+			case n == "has_table_privilege" || n == "has_any_column_privilege" || n == "has_column_privilege" || n == "has_sequence_privilege":
+				snap, err := ev.catalog()
+				if err != nil {
+					return null, err
+				}
+				oid := uint32(a[obj].i)
+				if byName {
+					v, err := ev.regIn(a[obj].s, tRegclass)
+					if err != nil {
+						return null, err
+					}
+					oid = uint32(v.i)
+				}
+				r = snap.relByOID[oid]
+				missing = r == nil
+			case n == "has_schema_privilege" && byName:
+				if _, ok := nspOID(a[obj].s); !ok {
+					return null, errorf("3F000", noPos, "schema %q does not exist", a[obj].s)
+				}
+			}
+			if err := checkPrivileges(n, privs, a[len(a)-1].s); err != nil {
+				return null, err
+			}
+			if missing {
+				return null, nil
+			}
+			if n == "has_sequence_privilege" && r != nil && r.kind != 'S' {
+				return null, errorf(CodeWrongObjectType, noPos, "%q is not a sequence", ev.asText(a[obj], t[obj]))
 			}
 			return boolV(true), nil
 		}})
 	}
+}
+
+// privilegeNames are the privileges each function takes (PostgreSQL's
+// convert_*_priv_string), each also WITH GRANT OPTION (pg_has_role's also
+// WITH ADMIN OPTION).
+var privilegeNames = map[string][]string{
+	"has_table_privilege":                {"select", "insert", "update", "delete", "truncate", "references", "trigger"},
+	"has_any_column_privilege":           {"select", "insert", "update", "references"},
+	"has_column_privilege":               {"select", "insert", "update", "references"},
+	"has_schema_privilege":               {"create", "usage"},
+	"has_database_privilege":             {"create", "connect", "temporary", "temp"},
+	"has_function_privilege":             {"execute"},
+	"has_sequence_privilege":             {"usage", "select", "update"},
+	"has_type_privilege":                 {"usage"},
+	"has_tablespace_privilege":           {"create"},
+	"has_foreign_data_wrapper_privilege": {"usage"},
+	"has_server_privilege":               {"usage"},
+	"has_language_privilege":             {"usage"},
+	"pg_has_role":                        {"member", "usage"},
+}
+
+// checkPrivileges refuses a privilege list (comma-separated, white space
+// around each, any case) naming one the function does not know.
+func checkPrivileges(fn string, privs []string, list string) error {
+	for _, p := range strings.Split(list, ",") {
+		w := strings.ToLower(strings.TrimSpace(p))
+		base := strings.TrimSuffix(w, " with grant option")
+		if fn == "pg_has_role" {
+			base = strings.TrimSuffix(base, " with admin option")
+		}
+		if !slices.Contains(privs, base) {
+			return errorf(CodeInvalidParameter, noPos, "unrecognized privilege type: \"%s\"", strings.TrimSpace(p))
+		}
+	}
+	return nil
 }

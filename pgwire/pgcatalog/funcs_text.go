@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,12 +13,17 @@ import (
 
 func init() {
 	register("quote_ident", textFn(1, func(_ *evaluator, a []Value) string { return quoteIdent(a[0].s) }))
-	register("quote_literal", textFn(1, func(_ *evaluator, a []Value) string { return quoteLiteral(a[0].s) }))
-	register("quote_nullable", &builtin{min: 1, ret: tText, lenient: true, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+	// quote_literal(anyelement) and quote_nullable(anyelement) quote the
+	// value's text (its cast to text): 42 is '42', true 'true', an array
+	// '{1,2}'.
+	register("quote_literal", &builtin{min: 1, ret: tText, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+		return textV(quoteLiteral(castToText(ev, a[0], t[0]))), nil
+	}})
+	register("quote_nullable", &builtin{min: 1, ret: tText, lenient: true, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		if a[0].isNull() {
 			return textV("NULL"), nil
 		}
-		return textV(quoteLiteral(plainText(a[0]))), nil
+		return textV(quoteLiteral(castToText(ev, a[0], t[0]))), nil
 	}})
 	register("lower", textFn(1, func(_ *evaluator, a []Value) string { return strings.ToLower(a[0].s) }))
 	register("upper", textFn(1, func(_ *evaluator, a []Value) string { return strings.ToUpper(a[0].s) }))
@@ -42,9 +48,9 @@ func init() {
 	for _, n := range []string{"substring", "substr"} {
 		register(n, &builtin{min: 2, max: 3, args: []uint32{tText, tText}, retFn: textOrBytea, fn: substring})
 	}
-	register("btrim", trimFn(strings.Trim))
-	register("ltrim", trimFn(strings.TrimLeft))
-	register("rtrim", trimFn(strings.TrimRight))
+	register("btrim", trimFn("btrim", strings.Trim, true, true))
+	register("ltrim", trimFn("ltrim", strings.TrimLeft, true, false))
+	register("rtrim", trimFn("rtrim", strings.TrimRight, false, true))
 	register("replace", textFn(3, func(_ *evaluator, a []Value) string { return strings.ReplaceAll(a[0].s, a[1].s, a[2].s) }))
 	register("translate", textFn(3, func(_ *evaluator, a []Value) string { return translate(a[0].s, a[1].s, a[2].s) }))
 	register("starts_with", &builtin{min: 2, ret: tBool, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
@@ -224,6 +230,14 @@ func textTooLong(have, more int) error {
 	return e
 }
 
+// castToText is v's cast to text: its output, but a boolean spelled out.
+func castToText(ev *evaluator, v Value, typ uint32) string {
+	if v.k == kBool {
+		return strconv.FormatBool(v.b)
+	}
+	return ev.asText(v, typ)
+}
+
 func quoteLiteral(s string) string {
 	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	if strings.Contains(s, `\`) {
@@ -313,8 +327,25 @@ func substringBounds(a []Value, n int) (lo, hi int, err error) {
 	return int(start - 1), int(end - 1), nil
 }
 
-func trimFn(trim func(string, string) string) *builtin {
-	return &builtin{min: 1, max: 2, ret: tText, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
+func trimFn(name string, trim func(string, string) string, left, right bool) *builtin {
+	return &builtin{min: 1, max: 2, retFn: textOrBytea, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
+		if t[0] == tBytea { // bytes, trimmed of the bytes of the second argument
+			if len(a) < 2 {
+				return null, errorf(CodeUndefinedFunc, noPos, "function %s(bytea) does not exist", name)
+			}
+			set, err := byteaArg(a, t, 1)
+			if err != nil {
+				return null, err
+			}
+			b := byteaBytes(a[0])
+			for left && len(b) > 0 && bytes.IndexByte(set, b[0]) >= 0 {
+				b = b[1:]
+			}
+			for right && len(b) > 0 && bytes.IndexByte(set, b[len(b)-1]) >= 0 {
+				b = b[:len(b)-1]
+			}
+			return byteaV(b), nil
+		}
 		chars := " "
 		if len(a) > 1 {
 			chars = a[1].s

@@ -363,16 +363,19 @@ func init() {
 		stripNulls(n).write(&b, ",", ":")
 		return textV(b.String()), nil
 	}})
-	register("array_to_json", &builtin{min: 1, ret: tJSON, fn: arrayToJSON})
-	register("row_to_json", &builtin{min: 1, ret: tJSON, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	// The second argument, pretty, puts a line break and a space between
+	// the top-level elements.
+	register("array_to_json", &builtin{min: 1, max: 2, args: []uint32{tText, tBool}, ret: tJSON, fn: arrayToJSON})
+	register("row_to_json", &builtin{min: 1, max: 2, args: []uint32{tText, tBool}, ret: tJSON, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		if a[0].k != kRecord {
 			return null, errorf(CodeDatatypeMismatch, noPos, "argument of row_to_json must be a record")
 		}
+		sep := jsonTopSep(a)
 		var b strings.Builder
 		b.WriteByte('{')
 		for i, v := range a[0].a {
 			if i > 0 {
-				b.WriteByte(',')
+				b.WriteString(sep)
 			}
 			name := "f" + strconv.Itoa(i+1)
 			if i < len(a[0].names) && a[0].names[i] != "" {
@@ -392,8 +395,28 @@ func arrayToJSON(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		return null, errorf(CodeUndefinedFunc, noPos, "function array_to_json(%s) does not exist", formatType(t[0], -1))
 	}
 	var b strings.Builder
+	if sep := jsonTopSep(a); sep != "," {
+		b.WriteByte('[')
+		for i, v := range a[0].a {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			ev.writeJSON(&b, v, elemType(t[0]))
+		}
+		b.WriteByte(']')
+		return textV(b.String()), nil
+	}
 	ev.writeJSON(&b, a[0], t[0])
 	return textV(b.String()), nil
+}
+
+// jsonTopSep separates the top-level elements of row_to_json and
+// array_to_json: a comma, and a line break and a space when pretty.
+func jsonTopSep(a []Value) string {
+	if len(a) > 1 && a[1].k == kBool && a[1].b {
+		return ",\n "
+	}
+	return ","
 }
 
 // fieldType is the type of field i of record rec: its static type when the

@@ -48,6 +48,10 @@ type scopeCol struct {
 	name   string
 	typ    uint32
 	fields []colDef
+	// scalar marks the one column of a function of a scalar type in FROM
+	// (without ORDINALITY): its range variable as a value is the column's
+	// value, not a record.
+	scalar bool
 	// use, for a Shale table's column, is set when an expression
 	// references it: the scan reads only those columns.
 	use *bool

@@ -18,6 +18,10 @@ type srfDef struct {
 	// argTypes, when set, gives the types untyped arguments take from the
 	// typed ones (0: the default, text); otherwise they are text.
 	argTypes func(args []*cexpr) []uint32
+	// outName names the one column of a function with one OUT parameter
+	// (json_array_elements' value), alias or not; "" for the function's
+	// name (or the alias).
+	outName string
 }
 
 // coerceUntyped gives untyped arguments their types: argTypes' choice, or

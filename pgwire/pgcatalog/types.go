@@ -201,9 +201,36 @@ func formatType(oid uint32, typmod int64) string {
 				m := typmod - 4
 				name += "(" + strconv.FormatInt(m>>16, 10) + "," + strconv.FormatInt(m&0xffff, 10) + ")"
 			}
+		case 16, 20, 21, 23, 700, 701: // boolean, the integers and floats: no typmod shown
+		case 1083, 1266, 1114, 1184: // time[tz], timestamp[tz]: the precision before the zone words
+			name = strings.Replace(name, " with", "("+strconv.FormatInt(typmod, 10)+") with", 1)
+		case 1186:
+			name += intervalTypmod(typmod)
+		default: // bit, bit varying and types without a typmodout: (typmod)
+			name += "(" + strconv.FormatInt(typmod, 10) + ")"
 		}
 	}
 	return name
+}
+
+// intervalTypmod is an interval typmod's text, as intervaltypmodout: its
+// fields (" day to second"; none for all) then its precision, if any.
+func intervalTypmod(typmod int64) string {
+	const (
+		month, year, day = 1 << 1, 1 << 2, 1 << 3
+		hour, minute     = 1 << 10, 1 << 11
+		second           = 1 << 12
+	)
+	fields := map[int64]string{year: " year", month: " month", day: " day", hour: " hour", minute: " minute",
+		second: " second", year | month: " year to month", day | hour: " day to hour",
+		day | hour | minute: " day to minute", day | hour | minute | second: " day to second",
+		hour | minute: " hour to minute", hour | minute | second: " hour to second",
+		minute | second: " minute to second", 0x7fff: ""}
+	s := fields[typmod>>16&0x7fff] // PostgreSQL refuses other fields (XX000); they are left out
+	if p := typmod & 0xffff; p != 0xffff {
+		s += "(" + strconv.FormatInt(p, 10) + ")"
+	}
+	return s
 }
 
 // lookupTypeName resolves a type name as written in a cast or ::regtype.

@@ -59,8 +59,9 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 			case i == 0 && typ == 0 && a.untyped:
 				slot.args[i] = b.coerce(a, tText)
 			case i > 0 || typ != 0:
-				if i == 2 { // lag's and lead's default takes the value's type
-					slot.args[i] = b.coerce(a, slot.args[0].typ)
+				if i == 2 { // lag's value and default take their common type (anycompatible)
+					t := commonType([]*cexpr{slot.args[0], a})
+					slot.args[0], slot.args[i] = b.coerce(slot.args[0], t), b.coerce(a, t)
 				} else {
 					slot.args[i] = b.coerce(a, tInt8)
 				}
