@@ -89,15 +89,7 @@ func (b *binder) applyVariadic(name string, f *builtin, args []*cexpr, pos, argP
 	if !isArrayType(args[last].typ) {
 		return nil, errorf(CodeDatatypeMismatch, argPos, "VARIADIC argument must be an array")
 	}
-	for i, a := range args[:last] {
-		if a.untyped {
-			t := uint32(tText)
-			if len(f.args) > 0 {
-				t = f.args[min(i, len(f.args)-1)]
-			}
-			args[i] = b.coerce(a, t)
-		}
-	}
+	b.coerceUntyped(f, args[:last])
 	fixed := argTypes(args[:last])
 	et := elemType(args[last].typ)
 	ret := f.ret
@@ -121,18 +113,7 @@ func (b *binder) applyVariadic(name string, f *builtin, args []*cexpr, pos, argP
 				types = append(types, et)
 			}
 		}
-		if !f.lenient {
-			for _, v := range vals {
-				if v.isNull() {
-					return null, nil
-				}
-			}
-		}
-		v, err := f.fn(ev, vals, types)
-		if err == nil && ret == tNumeric {
-			v, err = asNumericResult(v)
-		}
-		return v, err
+		return f.call(ev, vals, types, ret)
 	}}, nil
 }
 
@@ -141,15 +122,7 @@ func (b *binder) applyBuiltin(name string, f *builtin, args []*cexpr, pos int32)
 	if len(args) < f.min || (f.max >= 0 && len(args) > f.max) {
 		return nil, noFunction(pos, name, typeList(args))
 	}
-	for i, a := range args {
-		if a.untyped {
-			t := uint32(tText)
-			if len(f.args) > 0 {
-				t = f.args[min(i, len(f.args)-1)]
-			}
-			args[i] = b.coerce(a, t)
-		}
-	}
+	b.coerceUntyped(f, args)
 	types := argTypes(args)
 	ret := f.ret
 	if f.retFn != nil {
@@ -160,19 +133,39 @@ func (b *binder) applyBuiltin(name string, f *builtin, args []*cexpr, pos int32)
 		if err != nil {
 			return null, err
 		}
-		if !f.lenient {
-			for _, v := range vals {
-				if v.isNull() {
-					return null, nil
-				}
+		return f.call(ev, vals, types, ret)
+	}}, nil
+}
+
+// coerceUntyped gives f's untyped arguments the types f declares for them
+// (text when it declares none).
+func (b *binder) coerceUntyped(f *builtin, args []*cexpr) {
+	for i, a := range args {
+		if a.untyped {
+			t := uint32(tText)
+			if len(f.args) > 0 {
+				t = f.args[min(i, len(f.args)-1)]
+			}
+			args[i] = b.coerce(a, t)
+		}
+	}
+}
+
+// call applies f to evaluated arguments of types types: NULL when f is
+// strict and one is NULL; a numeric result (ret) as a numeric value.
+func (f *builtin) call(ev *evaluator, vals []Value, types []uint32, ret uint32) (Value, error) {
+	if !f.lenient {
+		for _, v := range vals {
+			if v.isNull() {
+				return null, nil
 			}
 		}
-		v, err := f.fn(ev, vals, types)
-		if err == nil && ret == tNumeric {
-			v, err = asNumericResult(v)
-		}
-		return v, err
-	}}, nil
+	}
+	v, err := f.fn(ev, vals, types)
+	if err == nil && ret == tNumeric {
+		v, err = asNumericResult(v)
+	}
+	return v, err
 }
 
 // asNumericResult makes a function's numeric result a numeric value: the
