@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -54,10 +55,10 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		return textV(strconv.FormatBool(v.b)), nil
 	}
 	if isTextType(to) || to == tNodeTree {
-		if v.k == kText && from != tTimestamptz && from != tBpchar { // an instant reads in the session's zone
+		if v.k == kText && from != tTimestamptz && from != tBpchar && from != tInterval { // an instant reads in the session's zone
 			return castText(v.s, to), nil
 		}
-		if to == tBpchar {
+		if to == tBpchar || from == tInterval { // an interval prints in the session's IntervalStyle
 			return castText(ev.text(v, from), to), nil
 		}
 		return castText(ev.asText(v, from), to), nil
@@ -533,55 +534,131 @@ func (ev *evaluator) castArray(v Value, from, to uint32) (Value, error) {
 	return arrayV(out), nil
 }
 
-// parseArray parses a one-dimensional array literal such as {a,"b c",NULL}.
+// parseArray parses a one-dimensional array literal such as {a,"b c",NULL}
+// as PostgreSQL's array_in does: double quotes only open an element,
+// backslashes escape the next character inside or outside quotes, unquoted
+// elements lose surrounding whitespace, and an unquoted, unescaped NULL is
+// the null value. Malformed text fails with array_in's message and detail.
 func parseArray(s string) ([]Value, error) {
-	s = strings.TrimSpace(s)
-	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
-		return nil, errorf(CodeInvalidText, noPos, "malformed array literal: %q", s)
+	malformed := func(detail string) error {
+		e := errorf(CodeInvalidText, noPos, "malformed array literal: \"%s\"", s)
+		e.Detail = detail
+		return e
 	}
-	body := s[1 : len(s)-1]
-	var out []Value
-	switch trimmed := strings.TrimSpace(body); {
-	case trimmed == "":
-		return out, nil
-	case trimmed[0] == '{':
-		return nil, errMultiDim(noPos)
+	unexpected := func(c byte) error {
+		return malformed(fmt.Sprintf("Unexpected \"%c\" character.", c))
 	}
-	for i := 0; i <= len(body); {
-		for i < len(body) && body[i] == ' ' {
-			i++
-		}
-		if i < len(body) && body[i] == '"' {
-			var sb strings.Builder
-			i++
-			for i < len(body) && body[i] != '"' {
-				if body[i] == '\\' && i+1 < len(body) {
-					i++
-				}
-				sb.WriteByte(body[i])
-				i++
-			}
-			i++
-			out = append(out, textV(sb.String()))
-			for i < len(body) && body[i] != ',' {
-				i++
-			}
-		} else {
-			j := strings.IndexByte(body[i:], ',')
-			if j < 0 {
-				j = len(body) - i
-			}
-			tok := strings.TrimSpace(body[i : i+j])
-			if strings.EqualFold(tok, "NULL") {
-				out = append(out, null)
-			} else {
-				out = append(out, textV(tok))
-			}
-			i += j
-		}
+	isSpace := func(c byte) bool {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+	}
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
 		i++
 	}
-	return out, nil
+	if i == len(s) || s[i] != '{' {
+		if i < len(s) && s[i] == '[' {
+			return nil, malformed("")
+		}
+		return nil, malformed("Array value must start with \"{\" or dimension information.")
+	}
+	i++
+	const (
+		levelStarted = iota
+		elemStarted
+		quotedStarted
+		quotedDone
+		elemDelimited
+	)
+	state := levelStarted
+	var out []Value
+	var sb strings.Builder
+	keep := 0 // length of sb up to its last escaped or non-space byte
+	quoted := false
+	finish := func() {
+		if !quoted && strings.EqualFold(sb.String()[:keep], "NULL") {
+			out = append(out, null)
+		} else {
+			out = append(out, textV(sb.String()[:keep]))
+		}
+		sb.Reset()
+		keep, quoted = 0, false
+	}
+	for {
+		if i == len(s) {
+			return nil, malformed("Unexpected end of input.")
+		}
+		c := s[i]
+		i++
+		if state == quotedStarted {
+			switch c {
+			case '\\':
+				if i == len(s) {
+					return nil, malformed("Unexpected end of input.")
+				}
+				sb.WriteByte(s[i])
+				i++
+			case '"':
+				state = quotedDone
+			default:
+				sb.WriteByte(c)
+			}
+			keep = sb.Len()
+			continue
+		}
+		switch {
+		case c == '\\':
+			if state == quotedDone {
+				return nil, unexpected(c)
+			}
+			if i == len(s) {
+				return nil, malformed("Unexpected end of input.")
+			}
+			sb.WriteByte(s[i])
+			i++
+			keep, quoted, state = sb.Len(), true, elemStarted
+		case c == '"':
+			if state != levelStarted && state != elemDelimited {
+				return nil, malformed("Unexpected array element.")
+			}
+			quoted, state = true, quotedStarted
+		case c == '{':
+			if state == levelStarted {
+				return nil, errMultiDim(noPos)
+			}
+			return nil, unexpected(c)
+		case c == '}' || c == ',':
+			switch state {
+			case elemStarted, quotedDone:
+				finish()
+			case levelStarted:
+				if c == ',' {
+					return nil, unexpected(c)
+				}
+			default:
+				return nil, unexpected(c)
+			}
+			if c == ',' {
+				state = elemDelimited
+				continue
+			}
+			for ; i < len(s); i++ {
+				if !isSpace(s[i]) {
+					return nil, malformed("Junk after closing right brace.")
+				}
+			}
+			return out, nil
+		case isSpace(c):
+			if state == elemStarted {
+				sb.WriteByte(c)
+			}
+		default:
+			if state == quotedDone {
+				return nil, malformed("Unexpected array element.")
+			}
+			sb.WriteByte(c)
+			keep, state = sb.Len(), elemStarted
+		}
+	}
 }
 
 // regIn is the input function of the OID alias types: a number, or a name

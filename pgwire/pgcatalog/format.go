@@ -25,6 +25,13 @@ func (ev *evaluator) text(v Value, typ uint32) string {
 			return t.In(ev.loc).Format(timestampLayout)
 		}
 	}
+	if typ == tInterval && v.k == kText {
+		if style := setting(ev.sess, "intervalstyle"); !strings.EqualFold(style, "postgres") {
+			if iv, err := parseInterval(v.s); err == nil {
+				return iv.styled(style)
+			}
+		}
+	}
 	switch v.k {
 	case kBool:
 		if v.b {
@@ -79,11 +86,10 @@ func (ev *evaluator) text(v Value, typ uint32) string {
 				s := plainText(e)
 				if e.k == kBool {
 					s = ev.text(e, tBool)
+				} else if i < len(v.types) && v.types[i] == tInterval {
+					s = ev.text(e, tInterval) // in the session's IntervalStyle
 				}
-				if s == "" || strings.ContainsAny(s, "(),\" \\") {
-					s = `"` + strings.NewReplacer(`"`, `""`, `\`, `\\`).Replace(s) + `"`
-				}
-				sb.WriteString(s)
+				sb.WriteString(quoteRecordField(s))
 			}
 		}
 		sb.WriteByte(')')
@@ -139,3 +145,13 @@ func quoteIdent(s string) string {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// quoteRecordField quotes a record field's text as record_out does: empty
+// text, or text with parentheses, commas, quotes, backslashes or white
+// space, goes in double quotes, with quotes and backslashes doubled.
+func quoteRecordField(s string) string {
+	if s != "" && !strings.ContainsAny(s, "(),\"\\ \t\n\r\v\f") {
+		return s
+	}
+	return `"` + strings.NewReplacer(`"`, `""`, `\`, `\\`).Replace(s) + `"`
+}

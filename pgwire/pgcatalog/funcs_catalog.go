@@ -52,11 +52,14 @@ func init() {
 			if a[0].isNull() {
 				return null, nil
 			}
-			mod := int64(-1)
-			if !a[1].isNull() {
-				mod, _ = a[1].asInt()
+			if a[0].i == 0 {
+				return textV("-"), nil
 			}
-			return textV(formatType(uint32(a[0].i), mod)), nil
+			if a[1].isNull() {
+				return textV(formatType(uint32(a[0].i), -1)), nil
+			}
+			mod, _ := a[1].asInt()
+			return textV(formatTypeGiven(uint32(a[0].i), mod)), nil
 		}})
 	// Expression trees are stored as their text, so deparsing is the
 	// identity (the emulated catalog has no defaults, checks or policies).
@@ -354,4 +357,22 @@ func (s *snapshot) tablesSize() int64 {
 		}
 	}
 	return total
+}
+
+// formatTypeGiven is format_type with a typmod given: a negative one shows
+// bpchar and bit under their own names, since "character" and "bit" alone
+// would mean a length of 1.
+func formatTypeGiven(oid uint32, typmod int64) string {
+	if typmod < 0 {
+		switch oid {
+		case tBpchar:
+			return "bpchar"
+		case 1560: // bit
+			return `"bit"`
+		}
+		if t := typeByOID[oid]; t != nil && t.category == 'A' && t.elem != 0 && oid != tInt2Vector && oid != tOidVector {
+			return formatTypeGiven(t.elem, typmod) + "[]"
+		}
+	}
+	return formatType(oid, typmod)
 }

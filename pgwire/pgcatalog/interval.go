@@ -439,3 +439,134 @@ func ParseInterval(s string) (months, days, micros int64, err error) {
 	iv, err := parseInterval(s)
 	return iv.months, iv.days, iv.micros, err
 }
+
+// styled prints an interval as IntervalStyle style does (EncodeInterval):
+// iso_8601, postgres_verbose or sql_standard; postgres (or anything else)
+// is String.
+func (iv interval) styled(style string) string {
+	year, mon, mday := iv.months/12, iv.months%12, iv.days
+	hour, min := iv.micros/3600e6, iv.micros/60e6%60
+	sec, fsec := iv.micros/1e6%60, iv.micros%1e6
+	abs := func(n int64) int64 {
+		if n < 0 {
+			return -n
+		}
+		return n
+	}
+	// seconds is AppendSeconds: |sec|, zero-padded to two digits when
+	// fill, then |fsec| as a fraction without trailing zeros.
+	seconds := func(fill bool) string {
+		s := strconv.FormatInt(abs(sec), 10)
+		if fill && len(s) < 2 {
+			s = "0" + s
+		}
+		if fsec != 0 {
+			s += strings.TrimRight(fmt.Sprintf(".%06d", abs(fsec)), "0")
+		}
+		return s
+	}
+	var b strings.Builder
+	switch strings.ToLower(style) {
+	case "iso_8601":
+		if iv.months == 0 && mday == 0 && iv.micros == 0 {
+			return "PT0S"
+		}
+		b.WriteByte('P')
+		part := func(n int64, unit byte) {
+			if n != 0 {
+				fmt.Fprintf(&b, "%d%c", n, unit)
+			}
+		}
+		part(year, 'Y')
+		part(mon, 'M')
+		part(mday, 'D')
+		if iv.micros != 0 {
+			b.WriteByte('T')
+		}
+		part(hour, 'H')
+		part(min, 'M')
+		if sec != 0 || fsec != 0 {
+			if sec < 0 || fsec < 0 {
+				b.WriteByte('-')
+			}
+			b.WriteString(seconds(false) + "S")
+		}
+	case "postgres_verbose":
+		b.WriteByte('@')
+		isZero, isBefore := true, false
+		part := func(n int64, unit string) {
+			if n == 0 {
+				return
+			}
+			if isZero {
+				isBefore, n = n < 0, abs(n)
+			} else if isBefore {
+				n = -n
+			}
+			fmt.Fprintf(&b, " %d %s", n, unit)
+			if n != 1 {
+				b.WriteByte('s')
+			}
+			isZero = false
+		}
+		part(year, "year")
+		part(mon, "mon")
+		part(mday, "day")
+		part(hour, "hour")
+		part(min, "min")
+		if sec != 0 || fsec != 0 {
+			b.WriteByte(' ')
+			if sec < 0 || sec == 0 && fsec < 0 {
+				if isZero {
+					isBefore = true
+				} else if !isBefore {
+					b.WriteByte('-')
+				}
+			} else if isBefore {
+				b.WriteByte('-')
+			}
+			b.WriteString(seconds(false) + " sec")
+			if abs(sec) != 1 || fsec != 0 {
+				b.WriteByte('s')
+			}
+			isZero = false
+		}
+		if isZero {
+			b.WriteString(" 0")
+		}
+		if isBefore {
+			b.WriteString(" ago")
+		}
+	case "sql_standard":
+		neg := year < 0 || mon < 0 || mday < 0 || iv.micros < 0
+		pos := year > 0 || mon > 0 || mday > 0 || iv.micros > 0
+		yearMonth, dayTime := year != 0 || mon != 0, mday != 0 || iv.micros != 0
+		standard := !(neg && pos) && !(yearMonth && dayTime)
+		if neg && standard {
+			b.WriteByte('-')
+			year, mon, mday, hour, min, sec, fsec = -year, -mon, -mday, -hour, -min, -sec, -fsec
+		}
+		switch {
+		case !neg && !pos:
+			b.WriteByte('0')
+		case !standard:
+			sign := func(neg bool) byte {
+				if neg {
+					return '-'
+				}
+				return '+'
+			}
+			fmt.Fprintf(&b, "%c%d-%d %c%d %c%d:%02d:%s", sign(year < 0 || mon < 0), abs(year), abs(mon),
+				sign(mday < 0), abs(mday), sign(iv.micros < 0), abs(hour), abs(min), seconds(true))
+		case yearMonth:
+			fmt.Fprintf(&b, "%d-%d", year, mon)
+		case mday != 0:
+			fmt.Fprintf(&b, "%d %d:%02d:%s", mday, hour, min, seconds(true))
+		default:
+			fmt.Fprintf(&b, "%d:%02d:%s", hour, min, seconds(true))
+		}
+	default:
+		return iv.String()
+	}
+	return b.String()
+}

@@ -21,11 +21,11 @@ join left like natural notnull outer overlaps right similar tablesample verbose`
 inout int integer interval least national nchar none normalize nullif numeric out overlay position
 precision real row setof smallint substring time timestamp treat trim values varchar xmlattributes
 xmlconcat xmlelement xmlexists xmlforest xmlnamespaces xmlparse xmlpi xmlroot xmlserialize xmltable`,
-	'U': `abort absolute access action add admin after aggregate also alter always assertion assignment at
-attach attribute backward before begin by cache call called cascade cascaded catalog chain characteristics
+	'U': `abort absolute access action add admin after aggregate also alter always asensitive assertion assignment
+at atomic attach attribute backward before begin breadth by cache call called cascade cascaded catalog chain characteristics
 checkpoint class close cluster columns comment comments commit committed compression configuration conflict
 connection constraints content continue conversion copy cost csv cube current cursor cycle data database
-day deallocate declare defaults deferred definer delete delimiter delimiters depends detach dictionary
+day deallocate declare defaults deferred definer delete delimiter delimiters depends depth detach dictionary
 disable discard document domain double drop each enable encoding encrypted enum escape event exclude
 excluding exclusive execute explain expression extension external family filter finalize first following
 force forward function functions generated global granted groups handler header hold hour identity if

@@ -209,6 +209,11 @@ func runFile(t *testing.T, path string) {
 					d.ScanArgs(t, "tz", &tz)
 					sess.Settings["TimeZone"] = tz
 				}
+				if d.HasArg("intervalstyle") {
+					var style string
+					d.ScanArgs(t, "intervalstyle", &style)
+					sess.Settings["IntervalStyle"] = style
+				}
 				st, err := PrepareWith(context.Background(), src, sess, d.Input, nil)
 				if err != nil {
 					return formatErr(err)

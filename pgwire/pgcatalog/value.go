@@ -252,7 +252,11 @@ func plainText(v Value) string {
 				}
 				continue
 			}
-			sb.WriteString(quoteArrayElem(plainText(e)))
+			if v.k == kRecord {
+				sb.WriteString(quoteRecordField(plainText(e)))
+			} else {
+				sb.WriteString(quoteArrayElem(plainText(e)))
+			}
 		}
 		sb.WriteString(close)
 		return sb.String()
@@ -289,7 +293,7 @@ func formatFloatBits(f float64, bits int) string {
 
 // quoteArrayElem quotes an array element as array_out does.
 func quoteArrayElem(s string) string {
-	if s == "" || strings.EqualFold(s, "NULL") || strings.ContainsAny(s, "{},\"\\ \t\n\r") {
+	if s == "" || strings.EqualFold(s, "NULL") || strings.ContainsAny(s, "{},\"\\ \t\n\r\v\f") {
 		r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 		return `"` + r.Replace(s) + `"`
 	}
