@@ -260,7 +260,136 @@ func parseTime(s string) (time.Time, bool) {
 			return t, true
 		}
 	}
+	if iso, ok := isoDate(in); ok {
+		for _, layout := range timeInputs {
+			if t, err := time.Parse(layout, iso); err == nil {
+				return t, true
+			}
+		}
+	}
 	return time.Time{}, false
+}
+
+// monthNumbers maps the months' names and their three-letter abbreviations
+// (and sept) to their numbers.
+var monthNumbers = func() map[string]int {
+	m := map[string]int{"sept": 9}
+	for i := time.January; i <= time.December; i++ {
+		n := strings.ToLower(i.String())
+		m[n], m[n[:3]] = int(i), int(i)
+	}
+	return m
+}()
+
+// isoDate rewrites date input in PostgreSQL's other spellings under
+// DateStyle MDY into ISO form, the time after it kept: 02/01/2024 (month
+// first), 2024/01/05, 2024.01.05, 20240105, January 5, 2024, 5 Jan 2024,
+// Jan-05-2024, 2024-Jan-05, with an optional weekday name before it. A
+// two-digit year is 1970 to 2069. Fields out of range are kept so that
+// timeFieldOverflow reports them.
+func isoDate(in string) (string, bool) {
+	fields := strings.Fields(in)
+	var parts []string
+	i := 0
+	for ; i < len(fields) && len(parts) < 3; i++ {
+		f := strings.TrimSuffix(fields[i], ",")
+		if strings.Contains(f, ":") || f == "" {
+			break
+		}
+		lf := strings.ToLower(f)
+		if len(parts) == 0 && len(lf) >= 3 && isWeekday(lf) {
+			continue
+		}
+		if len(parts) == 0 {
+			if sub := strings.FieldsFunc(f, func(r rune) bool { return r == '/' || r == '.' || r == '-' }); len(sub) == 3 {
+				parts = sub
+				continue
+			}
+			if len(f) == 8 && allDigits(f) {
+				parts = []string{f[:4], f[4:6], f[6:]}
+				continue
+			}
+		}
+		parts = append(parts, f)
+	}
+	if len(parts) != 3 {
+		return "", false
+	}
+	rest := fields[i:]
+	if len(rest) == 1 && len(rest[0]) == 6 && allDigits(rest[0]) { // 20240105 103000
+		r := rest[0]
+		rest = []string{r[:2] + ":" + r[2:4] + ":" + r[4:]}
+	}
+	month, mi := 0, -1
+	for j, p := range parts {
+		if m, ok := monthNumbers[strings.ToLower(p)]; ok {
+			if mi >= 0 {
+				return "", false
+			}
+			month, mi = m, j
+		} else if !allDigits(p) || len(p) > 4 {
+			return "", false
+		}
+	}
+	var nums []string
+	for j, p := range parts {
+		if j != mi {
+			nums = append(nums, p)
+		}
+	}
+	var y, m, d string
+	switch {
+	case mi >= 0 && len(nums[0]) > 2: // 2024-Jan-05
+		y, d = nums[0], nums[1]
+	case mi >= 0: // Jan 5 2024, 5 Jan 2024
+		d, y = nums[0], nums[1]
+	case len(parts[0]) > 2: // 2024/01/05
+		y, m, d = parts[0], parts[1], parts[2]
+	default: // 02/01/2024, month first
+		m, d, y = parts[0], parts[1], parts[2]
+	}
+	if mi >= 0 {
+		m = strconv.Itoa(month)
+	}
+	if len(m) > 2 || len(d) > 2 {
+		return "", false
+	}
+	year := atoiPrefix(y)
+	if len(y) <= 2 {
+		if year < 70 {
+			year += 2000
+		} else {
+			year += 1900
+		}
+	} else if len(y) == 3 {
+		return "", false
+	}
+	iso := fmt.Sprintf("%04d-%02d-%02d", year, atoiPrefix(m), atoiPrefix(d))
+	if len(rest) > 0 {
+		iso += " " + strings.Join(rest, " ")
+	}
+	return iso, true
+}
+
+// isWeekday reports whether the lowercase word is a weekday's name or a
+// prefix of one of at least three letters.
+func isWeekday(w string) bool {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if strings.HasPrefix(strings.ToLower(d.String()), w) {
+			return true
+		}
+	}
+	return false
+}
+
+// allDigits reports whether s is a nonempty run of ASCII digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // timeFieldOverflow is PostgreSQL's 22008 error for a date or time in
@@ -269,6 +398,12 @@ func parseTime(s string) (time.Time, bool) {
 // DateStyle.
 func timeFieldOverflow(s string) *Error {
 	in := strings.TrimSpace(s)
+	if _, ok := parseTime(in); ok {
+		return nil
+	}
+	if iso, ok := isoDate(in); ok {
+		in = iso
+	}
 	for _, layout := range timeInputs {
 		_, err := time.Parse(layout, in)
 		var pe *time.ParseError

@@ -70,11 +70,14 @@ func init() {
 		if idx == nil || idx.kind != 'i' {
 			return null
 		}
-		col := int64(0)
+		col, pretty := int64(0), false
 		if len(a) > 1 {
 			col = a[1].i
 		}
-		return textV(s.indexDef(idx, col))
+		if len(a) > 2 {
+			pretty = a[2].k == kBool && a[2].b
+		}
+		return textV(s.indexDef(idx, col, pretty))
 	}, 3))
 	register("pg_get_constraintdef", withSnapshot(1, tText, func(s *snapshot, a []Value) Value {
 		if d, ok := s.constraintDef(uint32(a[0].i)); ok {
@@ -105,10 +108,35 @@ func init() {
 			fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
 	}
 	for _, n := range []string{"pg_get_function_sqlbody", "pg_get_triggerdef", "pg_get_ruledef", "pg_get_partkeydef",
-		"pg_get_statisticsobjdef_columns", "pg_get_serial_sequence", "pg_tablespace_location"} {
+		"pg_get_statisticsobjdef_columns", "pg_tablespace_location"} {
 		register(n, &builtin{min: 1, max: 2, args: []uint32{tOid}, ret: tText,
 			fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
 	}
+	// pg_get_serial_sequence reads the table's name as an identifier and
+	// the column's literally; no column of the emulated tables owns a
+	// sequence, so an existing column gives NULL.
+	register("pg_get_serial_sequence", &builtin{min: 2, args: []uint32{tText, tText}, ret: tText,
+		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+			snap, err := ev.catalog()
+			if err != nil {
+				return null, err
+			}
+			parts := splitQualified(strings.TrimSpace(a[0].s))
+			schema, name := "", parts[len(parts)-1]
+			if len(parts) > 1 {
+				schema = parts[len(parts)-2]
+			}
+			r := snap.resolveRel(schema, name)
+			if r == nil {
+				return null, errorf(CodeUndefinedTable, noPos, "relation \"%s\" does not exist", strings.Join(parts, "."))
+			}
+			for _, c := range r.cols {
+				if c.name == a[1].s {
+					return null, nil
+				}
+			}
+			return null, errorf(CodeUndefinedColumn, noPos, "column \"%s\" of relation \"%s\" does not exist", a[1].s, r.name)
+		}})
 	register("pg_encoding_to_char", &builtin{min: 1, args: []uint32{tInt4}, ret: tName, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 		if a[0].i >= 0 && a[0].i < int64(len(pgEncodings)) {
 			return textV(pgEncodings[a[0].i]), nil

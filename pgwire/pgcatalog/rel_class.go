@@ -114,6 +114,6 @@ func indexesViewRows(s *snapshot, b *rowBuilder) {
 			continue
 		}
 		b.add("schemaname", nspName(r.nsp), "tablename", r.of.name, "indexname", r.name,
-			"indexdef", s.indexDef(r, 0))
+			"indexdef", s.indexDef(r, 0, false))
 	}
 }

@@ -46,7 +46,7 @@ func (r *rel) keyColumns() string {
 
 // indexDef renders pg_get_indexdef(index, col): the whole CREATE INDEX
 // statement for col 0, else the col-th key column.
-func (s *snapshot) indexDef(idx *rel, col int64) string {
+func (s *snapshot) indexDef(idx *rel, col int64, pretty bool) string {
 	t := idx.of
 	if col > 0 {
 		if col > int64(len(t.pkey)) {
@@ -54,8 +54,13 @@ func (s *snapshot) indexDef(idx *rel, col int64) string {
 		}
 		return quoteIdent(t.cols[t.pkey[col-1]-1].name)
 	}
-	return "CREATE UNIQUE INDEX " + quoteIdent(idx.name) + " ON " + quoteIdent(nspName(t.nsp)) + "." +
-		quoteIdent(t.name) + " USING btree (" + t.keyColumns() + ")"
+	// Pretty output names the table without its schema when the search
+	// path finds it, as PostgreSQL's PRETTYFLAG_SCHEMA does.
+	table := quoteIdent(nspName(t.nsp)) + "." + quoteIdent(t.name)
+	if pretty && s.visible(t) {
+		table = quoteIdent(t.name)
+	}
+	return "CREATE UNIQUE INDEX " + quoteIdent(idx.name) + " ON " + table + " USING btree (" + t.keyColumns() + ")"
 }
 
 // constraintDef renders pg_get_constraintdef.

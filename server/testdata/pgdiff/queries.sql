@@ -829,6 +829,16 @@ SELECT '1 year 2 mons 3 days 04:05:06.5'::interval AS a, '-1 day'::interval AS b
 SET IntervalStyle = 'sql_standard';
 SELECT '1 year 2 mons 3 days 04:05:06.5'::interval AS a, '-1 day'::interval AS b, '0'::interval AS c, '-1 year -2 mons +3 days -04:05:06'::interval AS d, '1 year 2 mons'::interval AS e, '04:05'::interval AS f, '-1 day -01:00'::interval AS g, '1 day -1 sec'::interval AS h;
 RESET IntervalStyle;
+SELECT '02/01/2024'::date, '2/1/2024'::date, 'January 5, 2024'::date, '5 Jan 2024'::date, '2024.01.05'::date;
+SELECT '20240105'::date, 'Jan-05-2024'::date, '2024-Jan-05'::date, '1/5/24'::date, 'Friday, January 5, 2024'::date;
+SELECT '02/01/2024 10:00'::timestamp, 'January 5, 2024 10:30'::timestamp, '20240105 103000'::timestamp, '2024/01/05 10:00'::timestamp;
+SELECT '13/01/2024'::date;
+SELECT '2/29/2023'::date;
+SELECT c.relname, pg_get_indexdef(i.indexrelid, 0, true), pg_get_indexdef(i.indexrelid, 0, false), pg_get_indexdef(i.indexrelid, 1, true) FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname IN ('readings','usage','analytics','counters','albums') ORDER BY 1;
+SELECT c.relname, pg_get_constraintdef(con.oid), pg_get_constraintdef(con.oid, true) FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid WHERE c.relname IN ('readings','usage','analytics','counters','albums') ORDER BY 1;
+SELECT pg_get_serial_sequence('readings', 'ts') IS NULL, pg_get_serial_sequence('public.readings', 'device_id') IS NULL;
+SELECT pg_get_serial_sequence('readings', 'id');
+SELECT pg_get_serial_sequence('nosuch', 'id');
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
