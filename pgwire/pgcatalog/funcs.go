@@ -22,6 +22,13 @@ type builtin struct {
 	// named are the parameters' names, for calls that name their
 	// arguments (make_interval(days => 2)); an argument left out is 0.
 	named []string
+	// fixedParams is how many leading parameters of a variadic function
+	// are not its variadic one (format's format string, concat_ws's
+	// separator): a VARIADIC call must give them.
+	fixedParams int
+	// nullVariadicIsEmpty makes a NULL VARIADIC array no arguments (format)
+	// rather than a NULL result.
+	nullVariadicIsEmpty bool
 }
 
 // funcs is the scalar function registry, filled by the funcs_*.go files.
@@ -76,11 +83,11 @@ func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) 
 
 // applyVariadic calls the variadic builtin f with its last argument given
 // as VARIADIC array: the array's elements are the arguments, each of its
-// element type. A NULL array is no arguments for format() and makes the
-// result NULL for the others, as in PostgreSQL.
+// element type. A NULL array makes the result NULL, or is no arguments
+// (f.nullVariadicIsEmpty), as in PostgreSQL.
 func (b *binder) applyVariadic(name string, f *builtin, args []*cexpr, pos, argPos int32) (*cexpr, error) {
 	last := len(args) - 1
-	if (name == "format" || name == "concat_ws") && last < 1 { // their first parameter is not variadic
+	if last < f.fixedParams {
 		return nil, noFunction(pos, name, typeList(args))
 	}
 	if args[last].untyped {
@@ -104,7 +111,7 @@ func (b *binder) applyVariadic(name string, f *builtin, args []*cexpr, pos, argP
 		arr := vals[last]
 		vals, types := vals[:last:last], slices.Clone(fixed)
 		if arr.isNull() {
-			if name != "format" {
+			if !f.nullVariadicIsEmpty {
 				return null, nil
 			}
 		} else {

@@ -111,7 +111,7 @@ func init() {
 		}
 		return textV(sb.String()), nil
 	}})
-	register("concat_ws", &builtin{min: 2, max: -1, ret: tText, lenient: true, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
+	register("concat_ws", &builtin{min: 2, max: -1, ret: tText, lenient: true, fixedParams: 1, fn: func(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		if a[0].isNull() {
 			return null, nil
 		}
@@ -168,7 +168,7 @@ func init() {
 		}
 		return textV(strings.Repeat(a[0].s, int(n))), nil
 	}})
-	register("format", &builtin{min: 1, max: -1, ret: tText, lenient: true, fn: pgFormat})
+	register("format", &builtin{min: 1, max: -1, ret: tText, lenient: true, fixedParams: 1, nullVariadicIsEmpty: true, fn: pgFormat})
 	registerArrayFuncs()
 }
 
