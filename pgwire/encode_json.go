@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/shale-db/shale/internal/pgjson"
@@ -239,6 +240,23 @@ func jsonKeyText(k types.Value) []byte {
 		return append([]byte(`\x`), hex.EncodeToString(b)...)
 	}
 	return []byte(k.String())
+}
+
+// QualifierOfKey is the qualifier whose cells a family's jsonb object key
+// names: the inverse of the key text a BYTES map key renders as
+// (jsonKeyText). That is key itself when it renders as itself, else the
+// bytes its lowercase \x hex form spells; false when no qualifier renders
+// as key.
+func QualifierOfKey(key string) ([]byte, bool) {
+	if h, ok := strings.CutPrefix(key, `\x`); ok {
+		b, err := hex.DecodeString(h)
+		if err != nil || plainJSONBytes(b) || strings.ToLower(h) != h {
+			return nil, false
+		}
+		return b, true
+	}
+	b := []byte(key)
+	return b, plainJSONBytes(b)
 }
 
 // plainJSONBytes reports whether appendJSONBytes writes b as itself: UTF-8

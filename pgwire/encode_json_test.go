@@ -127,3 +127,23 @@ func TestJSONMapKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// FuzzQualifierOfKey: QualifierOfKey inverts the key text a qualifier
+// renders as, and finds a qualifier only for texts some qualifier renders
+// as.
+func FuzzQualifierOfKey(f *testing.F) {
+	for _, s := range []string{"q", "", `\x`, `\x00`, `\xff`, `\xFF`, "\x00", "a\x00", "\xff", "é", `\x5c78`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		key := string(jsonKeyText(types.BytesValue(b)))
+		if q, ok := QualifierOfKey(key); !ok || !bytes.Equal(q, b) {
+			t.Fatalf("qualifier %q renders as key %q, read back as %q (%v)", b, key, q, ok)
+		}
+		if q, ok := QualifierOfKey(string(b)); ok {
+			if back := string(jsonKeyText(types.BytesValue(q))); back != string(b) {
+				t.Fatalf("key %q gave qualifier %q, which renders as %q", b, q, back)
+			}
+		}
+	})
+}

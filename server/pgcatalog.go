@@ -346,19 +346,22 @@ func (s pgSource) Databases(ctx context.Context) ([]string, error) {
 // [WHERE <filter>] [LIMIT n]` through the GoogleSQL engine (`SELECT _key`
 // when no column is needed): the same scan, column values and types as a
 // GoogleSQL query, so each value's Native is what the GoogleSQL path would
-// send and its Text is pgwire's text form of it. The filter's conditions
+// send and its Text is pgwire's text form of it. A family read only by key
+// (ScanColumn.Keys) is read as those cells, `cf[b"q"]`, which read only
+// their qualifiers, and sent as the map of them. The filter's conditions
 // become `col op @pN` and `col IN (@pN, ...)` with their values as
 // parameters (scanQuery), which the engine turns into key ranges; should
 // the filtered query not prepare, the scan reads without it. Rows stream
 // from the engine; closing stops the scan.
-func (s pgSource) Scan(ctx context.Context, database, table string, columns []string, filter []pgcatalog.Cond, limit int64) (pgcatalog.TableRows, error) {
+func (s pgSource) Scan(ctx context.Context, database, table string, columns []pgcatalog.ScanColumn, filter []pgcatalog.Cond, limit int64) (pgcatalog.TableRows, error) {
 	if s.sql == nil {
 		return nil, &pgcatalog.Error{Code: pgcatalog.CodeNotSupported, Message: "this server cannot read tables for PostgreSQL-dialect queries"}
 	}
-	q, ptypes, vals := scanQuery(table, columns, filter, limit)
+	sc := s.scanColumns(database, table, columns)
+	q, ptypes, vals := scanQuery(table, sc, filter, limit)
 	st, err := s.sql.Prepare(ctx, InstanceOf(database), q, ptypes)
 	if err != nil && len(vals) > 0 {
-		q, ptypes, vals = scanQuery(table, columns, nil, limit)
+		q, ptypes, vals = scanQuery(table, sc, nil, limit)
 		st, err = s.sql.Prepare(ctx, InstanceOf(database), q, ptypes)
 	}
 	if err != nil {
@@ -368,19 +371,77 @@ func (s pgSource) Scan(ctx context.Context, database, table string, columns []st
 	if err != nil {
 		return nil, unpositioned(err)
 	}
-	return &scanRows{rows: rows, cols: st.Columns(), datums: make([]pgcatalog.Datum, len(columns))}, nil
+	return &scanRows{rows: rows, cols: st.Columns(), shape: sc, datums: make([]pgcatalog.Datum, len(columns))}, nil
+}
+
+// scanColumn is a column of a Scan as the GoogleSQL query reads it: a
+// column by name, or a family read only at some qualifiers (a cell column
+// `name[b"q"]` each) and sent as the map of those cells, of type mapType.
+type scanColumn struct {
+	name    string
+	cells   [][]byte
+	mapType *types.Type // nil: the column as it is
+}
+
+// scanColumns resolves a Scan's columns: a family read by key is read at
+// the qualifiers its keys name (a key no qualifier renders as names no
+// cell). Keys on any other column are ignored.
+func (s pgSource) scanColumns(database, table string, columns []pgcatalog.ScanColumn) []scanColumn {
+	out := make([]scanColumn, len(columns))
+	var families map[string]*types.Type
+	for i, c := range columns {
+		out[i].name = c.Name
+		if c.Keys == nil {
+			continue
+		}
+		if families == nil {
+			families = s.families(database, table)
+		}
+		t := families[c.Name]
+		if t == nil {
+			continue
+		}
+		out[i].mapType = t
+		for _, k := range c.Keys {
+			if q, ok := pgwire.QualifierOfKey(k); ok {
+				out[i].cells = append(out[i].cells, q)
+			}
+		}
+	}
+	return out
+}
+
+// families maps the names of a table's family columns to their types,
+// maps of qualifier to newest cell.
+func (s pgSource) families(database, table string) map[string]*types.Type {
+	out := map[string]*types.Type{}
+	st, err := s.store.GetTable(InstanceOf(database), table)
+	if err != nil {
+		return out
+	}
+	t, err := catalog.FromStorage(st)
+	if err != nil {
+		return out
+	}
+	for _, c := range t.Columns(false) {
+		if c.Family >= 0 && c.Type.Kind == types.KindMap {
+			out[c.Name] = c.Type
+		}
+	}
+	return out
 }
 
 // ExplainScan implements pgcatalog.ScanExplainer: the GoogleSQL plan of the
 // scan Scan would run (its spans and key ranges), one line per plan row.
-func (s pgSource) ExplainScan(ctx context.Context, database, table string, columns []string, filter []pgcatalog.Cond) ([]string, error) {
+func (s pgSource) ExplainScan(ctx context.Context, database, table string, columns []pgcatalog.ScanColumn, filter []pgcatalog.Cond) ([]string, error) {
 	if s.sql == nil {
 		return nil, nil
 	}
-	q, ptypes, vals := scanQuery(table, columns, filter, -1)
+	sc := s.scanColumns(database, table, columns)
+	q, ptypes, vals := scanQuery(table, sc, filter, -1)
 	st, err := s.sql.Prepare(ctx, InstanceOf(database), "EXPLAIN "+q, ptypes)
 	if err != nil && len(vals) > 0 {
-		q, ptypes, vals = scanQuery(table, columns, nil, -1)
+		q, ptypes, vals = scanQuery(table, sc, nil, -1)
 		st, err = s.sql.Prepare(ctx, InstanceOf(database), "EXPLAIN "+q, ptypes)
 	}
 	if err != nil {
@@ -411,16 +472,26 @@ func (s pgSource) ExplainScan(ctx context.Context, database, table string, colum
 // scanQuery renders a scan as GoogleSQL with its parameters. A condition
 // whose type or values it cannot read is left out: the filter only
 // narrows the read.
-func scanQuery(table string, columns []string, filter []pgcatalog.Cond, limit int64) (string, map[string]*types.Type, map[string]types.Value) {
+func scanQuery(table string, columns []scanColumn, filter []pgcatalog.Cond, limit int64) (string, map[string]*types.Type, map[string]types.Value) {
 	var q strings.Builder
 	q.WriteString("SELECT ")
-	for i, c := range columns {
-		if i > 0 {
+	n := 0
+	item := func(s string) {
+		if n > 0 {
 			q.WriteString(", ")
 		}
-		q.WriteString(googleSQLIdent(c))
+		q.WriteString(s)
+		n++
 	}
-	if len(columns) == 0 {
+	for _, c := range columns {
+		if c.mapType == nil {
+			item(googleSQLIdent(c.name))
+		}
+		for _, cell := range c.cells {
+			item(googleSQLIdent(c.name) + "[" + bytesLiteral(cell) + "]")
+		}
+	}
+	if n == 0 {
 		q.WriteString(catalog.KeyColumn)
 	}
 	q.WriteString(" FROM ")
@@ -514,17 +585,39 @@ func unpositioned(err error) error {
 	return err
 }
 
+// bytesLiteral writes b as a GoogleSQL bytes literal, every byte outside
+// printable ASCII (and the quote and backslash) escaped.
+func bytesLiteral(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := []byte(`b"`)
+	for _, c := range b {
+		switch {
+		case c == '"' || c == '\\':
+			out = append(out, '\\', c)
+		case c >= 0x20 && c < 0x7f:
+			out = append(out, c)
+		default:
+			out = append(out, '\\', 'x', digits[c>>4], digits[c&15])
+		}
+	}
+	return string(append(out, '"'))
+}
+
 // googleSQLIdent quotes a name as a GoogleSQL identifier.
 func googleSQLIdent(name string) string {
 	return "`" + strings.NewReplacer(`\`, `\\`, "`", "\\`").Replace(name) + "`"
 }
 
 // scanRows adapts the engine's rows to pgcatalog.TableRows.
+// scanRows turns the engine's rows into a Scan's Datums (scanColumn's
+// shape: a family read by key takes one engine column per cell).
 type scanRows struct {
 	rows   *engine.Rows
 	cols   []types.Field
+	shape  []scanColumn
 	datums []pgcatalog.Datum
 	buf    []byte
+	kv     []types.Value
 }
 
 func (r *scanRows) Next() bool {
@@ -532,8 +625,15 @@ func (r *scanRows) Next() bool {
 		return false
 	}
 	row := r.rows.Row()
+	j := 0 // the engine column of the next Datum
 	for i := range r.datums {
-		v := row[i]
+		if sh := r.shape[i]; sh.mapType != nil {
+			r.datums[i] = r.cellMap(sh.mapType, sh.cells, row[j:j+len(sh.cells)])
+			j += len(sh.cells)
+			continue
+		}
+		v := row[j]
+		j++
 		if v.IsNull() {
 			r.datums[i] = pgcatalog.Datum{Null: true}
 			continue
@@ -554,6 +654,24 @@ func (r *scanRows) Next() bool {
 		r.datums[i] = pgcatalog.Datum{Text: string(r.buf), Native: detach(v)}
 	}
 	return true
+}
+
+// cellMap is a family read at some qualifiers: the map of those of its
+// cells the row has, as jsonb text (as the whole family's would be, with
+// only those keys).
+func (r *scanRows) cellMap(t *types.Type, quals [][]byte, cells []types.Value) pgcatalog.Datum {
+	kv := r.kv[:0]
+	for k, v := range cells {
+		if !v.IsNull() {
+			kv = append(kv, types.BytesValue(quals[k]), v)
+		}
+	}
+	r.kv = kv
+	var err error
+	if r.buf, err = pgwire.AppendText(r.buf[:0], types.MapValue(t, kv), t); err != nil {
+		return pgcatalog.Datum{Null: true}
+	}
+	return pgcatalog.Datum{Text: string(r.buf)}
 }
 
 func (r *scanRows) Row() []pgcatalog.Datum { return r.datums }

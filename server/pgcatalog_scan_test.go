@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/shale-db/shale/pgwire/pgcatalog"
+	"github.com/shale-db/shale/sql/types"
 )
 
 // TestScanQuery pins the GoogleSQL the PostgreSQL dialect's table scans
@@ -12,23 +13,29 @@ import (
 // applies every condition itself). TestBIToolKeyPushdown runs the first
 // query through the engine and checks that it reads one row.
 func TestScanQuery(t *testing.T) {
+	fam := types.MapOf(types.Bytes, types.Bytes)
 	for _, tc := range []struct {
-		cols   []string
+		cols   []scanColumn
 		conds  []pgcatalog.Cond
 		limit  int64
 		want   string
 		params string
 	}{
-		{[]string{"_key", "cell_plan"}, []pgcatalog.Cond{{Column: "_key", Type: 17, Op: "=", Values: []string{`\x70`}}}, -1,
+		{[]scanColumn{{name: "_key"}, {name: "cell_plan"}}, []pgcatalog.Cond{{Column: "_key", Type: 17, Op: "=", Values: []string{`\x70`}}}, -1,
 			"SELECT `_key`, `cell_plan` FROM `analytics` WHERE `_key` = @p1", `p1=b"p"`},
-		{[]string{"_key"}, []pgcatalog.Cond{
+		{[]scanColumn{{name: "_key"}}, []pgcatalog.Cond{
 			{Column: "_key", Type: 17, Op: ">=", Values: []string{`\x61`}},
 			{Column: "_key", Type: 17, Op: "IN", Values: []string{`\x62`, `\x63`}},
 			{Column: "_key", Type: 17, Op: "=", Values: []string{"not hex"}}, // left out
 		}, -1, "SELECT `_key` FROM `analytics` WHERE `_key` >= @p1 AND `_key` IN (@p2, @p3)", `p1=b"a" p2=b"b" p3=b"c"`},
 		{nil, nil, 5, "SELECT _key FROM `analytics` LIMIT 5", ""},
-		{[]string{"we`ird"}, []pgcatalog.Cond{{Column: "n", Type: 20, Op: "<", Values: []string{"7"}}}, -1,
+		{[]scanColumn{{name: "we`ird"}}, []pgcatalog.Cond{{Column: "n", Type: 20, Op: "<", Values: []string{"7"}}}, -1,
 			"SELECT `we\\`ird` FROM `analytics` WHERE `n` < @p1", "p1=7"},
+		// A family read by key reads its cells; one with no key it can
+		// name reads nothing.
+		{[]scanColumn{{name: "_key"}, {name: "cf", mapType: fam, cells: [][]byte{[]byte("a"), {0, '"', '\\', 0xff}}}, {name: "g", mapType: fam}}, nil, -1,
+			"SELECT `_key`, `cf`[b\"a\"], `cf`[b\"\\x00\\\"\\\\\\xff\"] FROM `analytics`", ""},
+		{[]scanColumn{{name: "g", mapType: fam}}, nil, 1, "SELECT _key FROM `analytics` LIMIT 1", ""},
 	} {
 		q, _, vals := scanQuery("analytics", tc.cols, tc.conds, tc.limit)
 		params := ""

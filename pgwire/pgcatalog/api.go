@@ -13,7 +13,7 @@ type Source interface {
 	// PostgreSQL client sees.
 	Tables(ctx context.Context, database string) ([]Table, error)
 	// Scan streams the rows of a table of database in key order: one Datum
-	// per name in columns (a subset of the Table's Columns, in the order
+	// per entry of columns (a subset of the Table's Columns, in the order
 	// given; empty when the statement needs none of them), and at most
 	// limit rows (limit < 0: all). Rows are read as the caller advances,
 	// so a caller that stops early stops the scan.
@@ -23,7 +23,26 @@ type Source interface {
 	// Source may skip the rows that fail them, and may ignore any of them.
 	// The statement evaluates its whole WHERE over the rows read either
 	// way; limit never counts rows that filter rejects.
-	Scan(ctx context.Context, database, table string, columns []string, filter []Cond, limit int64) (TableRows, error)
+	Scan(ctx context.Context, database, table string, columns []ScanColumn, filter []Cond, limit int64) (TableRows, error)
+}
+
+// ScanColumn is a column a Scan reads. Keys, when not nil, lists the only
+// keys of a jsonb object column (a family) the statement looks at, by key
+// text: the Source may then send the object with just those of its keys,
+// as if it had no others, and so read only those cells. The statement
+// reads such a column only through a constant key (cf->'q', cf->>'q',
+// cf ? 'q').
+type ScanColumn struct {
+	Name string
+	Keys []string
+}
+
+// String renders c for logs and plans: cf, or cf[q1,q2] when narrowed.
+func (c ScanColumn) String() string {
+	if c.Keys == nil {
+		return c.Name
+	}
+	return c.Name + "[" + strings.Join(c.Keys, ",") + "]"
 }
 
 // Cond is one condition of a Scan's filter: Column Op Values[0], or for

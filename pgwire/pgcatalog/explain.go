@@ -20,7 +20,7 @@ import (
 // ScanExplainer is optionally implemented by a Source: the lines of its
 // plan for a Scan with these arguments.
 type ScanExplainer interface {
-	ExplainScan(ctx context.Context, database, table string, columns []string, filter []Cond) ([]string, error)
+	ExplainScan(ctx context.Context, database, table string, columns []ScanColumn, filter []Cond) ([]string, error)
 }
 
 // explainPlan is EXPLAIN's result: the lines of the inner query's plan.
@@ -160,11 +160,10 @@ func colNames(cols []outCol) []string {
 // the Source's plan for the scan with this run's key conditions (or the
 // conditions themselves, when the Source does not explain scans).
 func (p *tableScanPlan) explain(ev *evaluator) ([]string, error) {
-	var names []string
-	for i, u := range p.used {
-		if u {
-			names = append(names, p.table.Columns[i].Name)
-		}
+	cols, _ := p.scanColumns()
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.String()
 	}
 	filter := p.filter(ev)
 	read := strings.Join(names, ", ")
@@ -173,7 +172,7 @@ func (p *tableScanPlan) explain(ev *evaluator) ([]string, error) {
 	}
 	lines := []string{"read: " + read}
 	if x, ok := ev.src.(ScanExplainer); ok {
-		more, err := x.ExplainScan(ev.ctx, ev.sess.Database, p.table.Name, names, filter)
+		more, err := x.ExplainScan(ev.ctx, ev.sess.Database, p.table.Name, cols, filter)
 		if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,8 @@ type cexpr struct {
 	// weak marks a name PostgreSQL would override with an enclosing cast's
 	// type name (FigureColname's strength <= 1).
 	weak bool
+	// tableCol is set on a bare reference to a Shale table's column.
+	tableCol *tableColumn
 }
 
 func constExpr(v Value, typ uint32) *cexpr {
@@ -36,10 +38,17 @@ func constExpr(v Value, typ uint32) *cexpr {
 // colRef reads column idx of the env levels up. Every column reference is
 // built here, so marking a Shale table's column as used here is complete.
 func colRef(levels, idx int, c scopeCol) *cexpr {
+	var tc *tableColumn
 	if c.use != nil {
 		*c.use = true
 	}
-	return &cexpr{typ: c.typ, name: c.name, fields: c.fields, fn: func(_ *evaluator, e *env) (Value, error) {
+	if c.scan != nil {
+		if i := c.scan.column(c.use); i >= 0 {
+			c.scan.refs[i]++
+			tc = &tableColumn{scan: c.scan, idx: i}
+		}
+	}
+	return &cexpr{typ: c.typ, name: c.name, fields: c.fields, tableCol: tc, fn: func(_ *evaluator, e *env) (Value, error) {
 		for i := 0; i < levels; i++ {
 			e = e.outer
 		}

@@ -16,14 +16,14 @@ func (s bigSource) Tables(context.Context, string) ([]Table, error) {
 		{Name: "_key", TypeOID: 17, TypeName: "bytea"}, {Name: "cf", TypeOID: 3802, TypeName: "jsonb"}}}}, nil
 }
 
-func (s bigSource) Scan(_ context.Context, _, _ string, columns []string, _ []Cond, limit int64) (TableRows, error) {
+func (s bigSource) Scan(_ context.Context, _, _ string, columns []ScanColumn, _ []Cond, limit int64) (TableRows, error) {
 	return &bigScan{n: s.n, cols: columns, limit: limit, i: -1}, nil
 }
 
 type bigScan struct {
 	n, i  int
 	limit int64
-	cols  []string
+	cols  []ScanColumn
 	row   []Datum
 }
 
@@ -34,7 +34,7 @@ func (s *bigScan) Next() bool {
 	}
 	s.row = s.row[:0]
 	for _, c := range s.cols {
-		if c == "_key" {
+		if c.Name == "_key" {
 			s.row = append(s.row, Datum{Text: fmt.Sprintf(`\x%x`, fmt.Sprintf("%08d", s.i))})
 		} else {
 			s.row = append(s.row, Datum{Text: fmt.Sprintf(`{"g": "%d"}`, s.i%10)})

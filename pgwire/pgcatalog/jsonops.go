@@ -45,10 +45,12 @@ func (b *binder) jsonOp(op string, l, r *cexpr) (*cexpr, bool) {
 	switch op {
 	case "->", "->>":
 		byIndex := r.typ == tInt2 || r.typ == tInt4 || r.typ == tInt8
+		key := r
 		if !byIndex {
 			r = b.coerce(r, tText)
 		}
 		if jsonb && !byIndex {
+			byKey(l, key)
 			return jsonbFieldOp(l, r, op == "->>"), true
 		}
 		return jsonExtract(l, r, op == "->>", func(n *jsonNode, y Value) *jsonNode {
@@ -66,6 +68,7 @@ func (b *binder) jsonOp(op string, l, r *cexpr) (*cexpr, bool) {
 			return nil, false
 		}
 		if op == "?" {
+			byKey(l, r)
 			r = b.coerce(r, tText)
 		} else {
 			r = b.coerce(r, tTextArray)

@@ -309,15 +309,7 @@ func (b *binder) pushColumn(n *pg_query.Node, sc *scope, ts *tableScanPlan) int 
 	if err != nil || levels != 0 || col.use == nil {
 		return -1
 	}
-	// The column is ts's when it marks ts's use: sc may hold the columns
-	// of several joined tables.
-	idx := -1
-	for i := range ts.used {
-		if col.use == &ts.used[i] {
-			idx = i
-			break
-		}
-	}
+	idx := ts.column(col.use)
 	if idx < 0 {
 		return -1
 	}

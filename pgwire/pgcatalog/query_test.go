@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,9 +63,10 @@ var fakeRows = map[string][]map[string]string{
 }
 
 // Scan implements Source over fakeRows, skipping the rows filter rejects
-// (as a real Source reads only the key ranges it allows). Each value's
-// Native is "native:" and its text.
-func (f fakeSource) Scan(_ context.Context, _, table string, columns []string, filter []Cond, limit int64) (TableRows, error) {
+// (as a real Source reads only the key ranges it allows) and the keys of a
+// family a column's Keys leave out. Each value's Native is "native:" and
+// its text.
+func (f fakeSource) Scan(_ context.Context, _, table string, columns []ScanColumn, filter []Cond, limit int64) (TableRows, error) {
 	if f.ignoreFilter {
 		filter = nil
 	}
@@ -74,7 +76,7 @@ func (f fakeSource) Scan(_ context.Context, _, table string, columns []string, f
 type fakeScan struct {
 	f      fakeSource
 	table  string
-	cols   []string
+	cols   []ScanColumn
 	filter []Cond
 	limit  int64
 	rows   []map[string]string
@@ -96,11 +98,30 @@ func (s *fakeScan) Next() bool {
 		s.n++
 		s.row = s.row[:0]
 		for _, c := range s.cols {
-			v, ok := r[c]
+			v, ok := r[c.Name]
+			if ok && c.Keys != nil {
+				v = onlyKeys(v, c.Keys)
+			}
 			s.row = append(s.row, Datum{Text: v, Null: !ok, Native: "native:" + v})
 		}
 		return true
 	}
+}
+
+// onlyKeys is jsonb object text with only the given keys.
+func onlyKeys(text string, keys []string) string {
+	n, err := parseJSON(text, true)
+	if err != nil || n.kind != jsonObject {
+		return text
+	}
+	out := &jsonNode{kind: jsonObject}
+	for i, k := range n.keys {
+		if slices.Contains(keys, k) {
+			out.keys = append(out.keys, k)
+			out.vals = append(out.vals, n.vals[i])
+		}
+	}
+	return out.text(true)
 }
 
 // fakeMatch applies a filter as a Source compares values: int8 as
@@ -147,7 +168,11 @@ func (s *fakeScan) Close() error {
 			}
 			where += c.String()
 		}
-		*s.f.log = append(*s.f.log, fmt.Sprintf("scan %s (%s)%s limit %d: read %d", s.table, strings.Join(s.cols, ","), where, s.limit, s.n))
+		cols := make([]string, len(s.cols))
+		for i, c := range s.cols {
+			cols[i] = c.String()
+		}
+		*s.f.log = append(*s.f.log, fmt.Sprintf("scan %s (%s)%s limit %d: read %d", s.table, strings.Join(cols, ","), where, s.limit, s.n))
 	}
 	s.closed = true
 	return nil

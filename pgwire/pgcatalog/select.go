@@ -420,6 +420,7 @@ func nonNegative(e *cexpr, clause, code string) (*cexpr, error) {
 		return e, negative(e.val)
 	}
 	out := *e
+	out.tableCol = nil // no longer the bare column (byKey)
 	out.fn = func(ev *evaluator, en *env) (Value, error) {
 		v, err := e.fn(ev, en)
 		if err == nil {

@@ -77,6 +77,7 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 	}
 	inner := e.fn
 	out := *e
+	out.tableCol = nil // no longer the bare column (byKey)
 	out.fn = func(ev *evaluator, en *env) (Value, error) {
 		v, err := inner(ev, en)
 		if err != nil || v.isNull() {

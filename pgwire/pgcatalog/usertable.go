@@ -1,6 +1,8 @@
 package pgcatalog
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -47,10 +49,17 @@ type tableScanPlan struct {
 	// push are the WHERE conjuncts the Source may narrow the scan with
 	// (pushdown.go).
 	push []pushCond
+	// refs counts each column's references (colRef), keyRefs those that
+	// only look a jsonb column up at a constant key, and keys collects
+	// those keys: a family all of whose references are such is read with
+	// only those keys (ScanColumn.Keys), so only their cells are read.
+	refs, keyRefs []int
+	keys          []map[string]bool
 }
 
 func newTableScan(t *Table) *tableScanPlan {
-	p := &tableScanPlan{table: t, used: make([]bool, len(t.Columns))}
+	n := len(t.Columns)
+	p := &tableScanPlan{table: t, used: make([]bool, n), refs: make([]int, n), keyRefs: make([]int, n), keys: make([]map[string]bool, n)}
 	for i, c := range t.Columns {
 		p.cols = append(p.cols, scopeCol{name: c.Name, typ: c.TypeOID, use: &p.used[i], scan: p})
 	}
@@ -58,6 +67,58 @@ func newTableScan(t *Table) *tableScanPlan {
 }
 
 func (p *tableScanPlan) columns() []scopeCol { return p.cols }
+
+// column returns the index of the table column whose use flag is use; -1
+// when it is none of p's (sc may hold the columns of several joined
+// tables).
+func (p *tableScanPlan) column(use *bool) int {
+	for i := range p.used {
+		if use == &p.used[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// tableColumn is a bare reference to a Shale table's column, which the
+// operators that read only part of a family look for (byKey).
+type tableColumn struct {
+	scan *tableScanPlan
+	idx  int
+}
+
+// byKey notes that e, when a bare reference to a Shale table's jsonb
+// column, is read here only at key k, when k is a string constant (a
+// literal, before its coercion to text): cf->'q', cf->>'q' and cf ? 'q'
+// see the same whether or not the family's other cells were read.
+func byKey(e, k *cexpr) {
+	if e.tableCol == nil || e.typ != tJSONB || !k.isConst || k.val.isNull() || k.typ != tText && k.typ != tUnknown {
+		return
+	}
+	p, i := e.tableCol.scan, e.tableCol.idx
+	if p.keys[i] == nil {
+		p.keys[i] = map[string]bool{}
+	}
+	p.keys[i][k.val.s] = true
+	p.keyRefs[i]++
+}
+
+// scanColumns lists the columns a scan reads: the used ones, a family read
+// only by key with those keys, and idx their indexes among the table's.
+func (p *tableScanPlan) scanColumns() (cols []ScanColumn, idx []int) {
+	for i, u := range p.used {
+		if !u {
+			continue
+		}
+		c := ScanColumn{Name: p.table.Columns[i].Name}
+		if p.keyRefs[i] > 0 && p.keyRefs[i] == p.refs[i] {
+			c.Keys = slices.Sorted(maps.Keys(p.keys[i]))
+		}
+		cols = append(cols, c)
+		idx = append(idx, i)
+	}
+	return cols, idx
+}
 
 // run reads the whole table (counting each row against maxTicks); the rows
 // are kept for the rest of the run, so a table read again (a correlated
@@ -110,15 +171,8 @@ func (p *tableScanPlan) scan(ev *evaluator, limit int64) (*scanIter, error) {
 	if err := p.check(ev); err != nil {
 		return nil, err
 	}
-	var names []string
-	var idx []int
-	for i, u := range p.used {
-		if u {
-			names = append(names, p.table.Columns[i].Name)
-			idx = append(idx, i)
-		}
-	}
-	rows, err := ev.src.Scan(ev.ctx, ev.sess.Database, p.table.Name, names, p.filter(ev), limit)
+	cols, idx := p.scanColumns()
+	rows, err := ev.src.Scan(ev.ctx, ev.sess.Database, p.table.Name, cols, p.filter(ev), limit)
 	if err != nil {
 		return nil, err
 	}
