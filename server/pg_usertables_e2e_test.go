@@ -65,6 +65,11 @@ func TestBIToolQueriesOverPostgres(t *testing.T) {
 				`SELECT ts AS time, stats FROM readings WHERE device_type = 'phone' ORDER BY ts DESC LIMIT 3`, "time:1184 stats:3802"},
 			{`SELECT "_key", "clicks" FROM "public"."counters" WHERE "_key" = '\x7061676523686f6d65'::bytea`,
 				`SELECT _key, clicks FROM counters WHERE _key = b'page#home'`, "_key:17 clicks:3802"},
+			// Ordered by the key, either way: read in (reverse) key order.
+			{`SELECT "_key", "cell_plan" FROM "public"."analytics" ORDER BY "_key" DESC LIMIT 4 OFFSET 1`,
+				`SELECT _key, cell_plan FROM analytics ORDER BY _key DESC LIMIT 4 OFFSET 1`, "_key:17 cell_plan:3802"},
+			{`SELECT a._key, a.cell_plan->>'data_plan_05gb' AS p FROM public.analytics a WHERE a._key < '\x7461'::bytea ORDER BY 1 DESC, 2 LIMIT 2`,
+				`SELECT _key, SAFE_CONVERT_BYTES_TO_STRING(cell_plan['data_plan_05gb']) AS p FROM analytics WHERE _key < b'ta' ORDER BY _key DESC LIMIT 2`, "_key:17 p:25"},
 		} {
 			for _, format := range []int16{0, 1} {
 				gotCols, got := rawResult(t, c.PgConn(), q.pg, format)

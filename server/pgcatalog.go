@@ -343,8 +343,8 @@ func (s pgSource) Databases(ctx context.Context) ([]string, error) {
 }
 
 // Scan implements pgcatalog.Source by running `SELECT <columns> FROM <table>
-// [WHERE <filter>] [LIMIT n]` through the GoogleSQL engine (`SELECT _key`
-// when no column is needed): the same scan, column values and types as a
+// [WHERE <filter>] [ORDER BY _key DESC] [LIMIT n]` through the GoogleSQL
+// engine (`SELECT _key` when no column is needed): the same scan, column values and types as a
 // GoogleSQL query, so each value's Native is what the GoogleSQL path would
 // send and its Text is pgwire's text form of it. A family read only by key
 // (ScanColumn.Keys) is read as those cells, `cf[b"q"]`, which read only
@@ -353,15 +353,16 @@ func (s pgSource) Databases(ctx context.Context) ([]string, error) {
 // parameters (scanQuery), which the engine turns into key ranges; should
 // the filtered query not prepare, the scan reads without it. Rows stream
 // from the engine; closing stops the scan.
-func (s pgSource) Scan(ctx context.Context, database, table string, columns []pgcatalog.ScanColumn, filter []pgcatalog.Cond, limit int64) (pgcatalog.TableRows, error) {
+func (s pgSource) Scan(ctx context.Context, database string, req pgcatalog.ScanRequest) (pgcatalog.TableRows, error) {
 	if s.sql == nil {
 		return nil, &pgcatalog.Error{Code: pgcatalog.CodeNotSupported, Message: "this server cannot read tables for PostgreSQL-dialect queries"}
 	}
-	sc := s.scanColumns(database, table, columns)
-	q, ptypes, vals := scanQuery(table, sc, filter, limit)
+	sc := s.scanColumns(database, req.Table, req.Columns)
+	q, ptypes, vals := scanQuery(req, sc)
 	st, err := s.sql.Prepare(ctx, InstanceOf(database), q, ptypes)
 	if err != nil && len(vals) > 0 {
-		q, ptypes, vals = scanQuery(table, sc, nil, limit)
+		req.Filter = nil
+		q, ptypes, vals = scanQuery(req, sc)
 		st, err = s.sql.Prepare(ctx, InstanceOf(database), q, ptypes)
 	}
 	if err != nil {
@@ -371,7 +372,7 @@ func (s pgSource) Scan(ctx context.Context, database, table string, columns []pg
 	if err != nil {
 		return nil, unpositioned(err)
 	}
-	return &scanRows{rows: rows, cols: st.Columns(), shape: sc, datums: make([]pgcatalog.Datum, len(columns))}, nil
+	return &scanRows{rows: rows, cols: st.Columns(), shape: sc, datums: make([]pgcatalog.Datum, len(req.Columns))}, nil
 }
 
 // scanColumn is a column of a Scan as the GoogleSQL query reads it: a
@@ -433,15 +434,16 @@ func (s pgSource) families(database, table string) map[string]*types.Type {
 
 // ExplainScan implements pgcatalog.ScanExplainer: the GoogleSQL plan of the
 // scan Scan would run (its spans and key ranges), one line per plan row.
-func (s pgSource) ExplainScan(ctx context.Context, database, table string, columns []pgcatalog.ScanColumn, filter []pgcatalog.Cond) ([]string, error) {
+func (s pgSource) ExplainScan(ctx context.Context, database string, req pgcatalog.ScanRequest) ([]string, error) {
 	if s.sql == nil {
 		return nil, nil
 	}
-	sc := s.scanColumns(database, table, columns)
-	q, ptypes, vals := scanQuery(table, sc, filter, -1)
+	sc := s.scanColumns(database, req.Table, req.Columns)
+	q, ptypes, vals := scanQuery(req, sc)
 	st, err := s.sql.Prepare(ctx, InstanceOf(database), "EXPLAIN "+q, ptypes)
 	if err != nil && len(vals) > 0 {
-		q, ptypes, vals = scanQuery(table, sc, nil, -1)
+		req.Filter = nil
+		q, ptypes, vals = scanQuery(req, sc)
 		st, err = s.sql.Prepare(ctx, InstanceOf(database), "EXPLAIN "+q, ptypes)
 	}
 	if err != nil {
@@ -472,7 +474,7 @@ func (s pgSource) ExplainScan(ctx context.Context, database, table string, colum
 // scanQuery renders a scan as GoogleSQL with its parameters. A condition
 // whose type or values it cannot read is left out: the filter only
 // narrows the read.
-func scanQuery(table string, columns []scanColumn, filter []pgcatalog.Cond, limit int64) (string, map[string]*types.Type, map[string]types.Value) {
+func scanQuery(req pgcatalog.ScanRequest, columns []scanColumn) (string, map[string]*types.Type, map[string]types.Value) {
 	var q strings.Builder
 	q.WriteString("SELECT ")
 	n := 0
@@ -495,11 +497,11 @@ func scanQuery(table string, columns []scanColumn, filter []pgcatalog.Cond, limi
 		q.WriteString(catalog.KeyColumn)
 	}
 	q.WriteString(" FROM ")
-	q.WriteString(googleSQLIdent(table))
+	q.WriteString(googleSQLIdent(req.Table))
 	var ptypes map[string]*types.Type
 	var vals map[string]types.Value
 	where := " WHERE "
-	for _, c := range filter {
+	for _, c := range req.Filter {
 		vs, ok := condValues(c)
 		if !ok || c.Op != "IN" && len(vs) != 1 || len(vs) == 0 {
 			continue
@@ -532,9 +534,12 @@ func scanQuery(table string, columns []scanColumn, filter []pgcatalog.Cond, limi
 			q.WriteString(")")
 		}
 	}
-	if limit >= 0 {
+	if req.Reverse {
+		q.WriteString(" ORDER BY " + catalog.KeyColumn + " DESC")
+	}
+	if req.Limit >= 0 {
 		q.WriteString(" LIMIT ")
-		q.WriteString(strconv.FormatInt(limit, 10))
+		q.WriteString(strconv.FormatInt(req.Limit, 10))
 	}
 	return q.String(), ptypes, vals
 }

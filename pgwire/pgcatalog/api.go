@@ -12,18 +12,28 @@ type Source interface {
 	// Tables lists the Shale tables of database with the columns a
 	// PostgreSQL client sees.
 	Tables(ctx context.Context, database string) ([]Table, error)
-	// Scan streams the rows of a table of database in key order: one Datum
-	// per entry of columns (a subset of the Table's Columns, in the order
-	// given; empty when the statement needs none of them), and at most
-	// limit rows (limit < 0: all). Rows are read as the caller advances,
-	// so a caller that stops early stops the scan.
-	//
-	// filter lists conditions every row the statement can select meets
-	// (conjuncts of its WHERE over the table's key columns, see Cond): the
-	// Source may skip the rows that fail them, and may ignore any of them.
-	// The statement evaluates its whole WHERE over the rows read either
-	// way; limit never counts rows that filter rejects.
-	Scan(ctx context.Context, database, table string, columns []ScanColumn, filter []Cond, limit int64) (TableRows, error)
+	// Scan streams the rows of a table of database that req asks for.
+	// Rows are read as the caller advances, so a caller that stops early
+	// stops the scan.
+	Scan(ctx context.Context, database string, req ScanRequest) (TableRows, error)
+}
+
+// ScanRequest is a Scan: the rows of Table in key order (descending when
+// Reverse), one Datum per entry of Columns (a subset of the Table's
+// Columns, in the order given; empty when the statement needs none of
+// them), and at most Limit rows (< 0: all).
+//
+// Filter lists conditions every row the statement can select meets
+// (conjuncts of its WHERE over the table's key columns, see Cond): the
+// Source may skip the rows that fail them, and may ignore any of them.
+// The statement evaluates its whole WHERE over the rows read either way;
+// Limit never counts rows that Filter rejects.
+type ScanRequest struct {
+	Table   string
+	Columns []ScanColumn
+	Filter  []Cond
+	Limit   int64
+	Reverse bool
 }
 
 // ScanColumn is a column a Scan reads. Keys, when not nil, lists the only

@@ -20,7 +20,7 @@ import (
 // ScanExplainer is optionally implemented by a Source: the lines of its
 // plan for a Scan with these arguments.
 type ScanExplainer interface {
-	ExplainScan(ctx context.Context, database, table string, columns []ScanColumn, filter []Cond) ([]string, error)
+	ExplainScan(ctx context.Context, database string, req ScanRequest) ([]string, error)
 }
 
 // explainPlan is EXPLAIN's result: the lines of the inner query's plan.
@@ -172,7 +172,7 @@ func (p *tableScanPlan) explain(ev *evaluator) ([]string, error) {
 	}
 	lines := []string{"read: " + read}
 	if x, ok := ev.src.(ScanExplainer); ok {
-		more, err := x.ExplainScan(ev.ctx, ev.sess.Database, p.table.Name, cols, filter)
+		more, err := x.ExplainScan(ev.ctx, ev.sess.Database, ScanRequest{Table: p.table.Name, Columns: cols, Filter: filter, Limit: -1, Reverse: p.reverse})
 		if err != nil {
 			return nil, err
 		}

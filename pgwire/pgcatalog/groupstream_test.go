@@ -16,15 +16,16 @@ func (s bigSource) Tables(context.Context, string) ([]Table, error) {
 		{Name: "_key", TypeOID: 17, TypeName: "bytea"}, {Name: "cf", TypeOID: 3802, TypeName: "jsonb"}}}}, nil
 }
 
-func (s bigSource) Scan(_ context.Context, _, _ string, columns []ScanColumn, _ []Cond, limit int64) (TableRows, error) {
-	return &bigScan{n: s.n, cols: columns, limit: limit, i: -1}, nil
+func (s bigSource) Scan(_ context.Context, _ string, req ScanRequest) (TableRows, error) {
+	return &bigScan{n: s.n, cols: req.Columns, limit: req.Limit, reverse: req.Reverse, i: -1}, nil
 }
 
 type bigScan struct {
-	n, i  int
-	limit int64
-	cols  []ScanColumn
-	row   []Datum
+	n, i    int
+	limit   int64
+	reverse bool
+	cols    []ScanColumn
+	row     []Datum
 }
 
 func (s *bigScan) Next() bool {
@@ -33,11 +34,15 @@ func (s *bigScan) Next() bool {
 		return false
 	}
 	s.row = s.row[:0]
+	i := s.i
+	if s.reverse {
+		i = s.n - 1 - s.i
+	}
 	for _, c := range s.cols {
 		if c.Name == "_key" {
-			s.row = append(s.row, Datum{Text: fmt.Sprintf(`\x%x`, fmt.Sprintf("%08d", s.i))})
+			s.row = append(s.row, Datum{Text: fmt.Sprintf(`\x%x`, fmt.Sprintf("%08d", i))})
 		} else {
-			s.row = append(s.row, Datum{Text: fmt.Sprintf(`{"g": "%d"}`, s.i%10)})
+			s.row = append(s.row, Datum{Text: fmt.Sprintf(`{"g": "%d"}`, i%10)})
 		}
 	}
 	return true

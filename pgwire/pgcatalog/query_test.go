@@ -66,23 +66,30 @@ var fakeRows = map[string][]map[string]string{
 // (as a real Source reads only the key ranges it allows) and the keys of a
 // family a column's Keys leave out. Each value's Native is "native:" and
 // its text.
-func (f fakeSource) Scan(_ context.Context, _, table string, columns []ScanColumn, filter []Cond, limit int64) (TableRows, error) {
+func (f fakeSource) Scan(_ context.Context, _ string, req ScanRequest) (TableRows, error) {
+	filter := req.Filter
 	if f.ignoreFilter {
 		filter = nil
 	}
-	return &fakeScan{f: f, table: table, cols: columns, filter: filter, limit: limit, rows: fakeRows[table]}, nil
+	rows := fakeRows[req.Table]
+	if req.Reverse {
+		rows = slices.Clone(rows)
+		slices.Reverse(rows)
+	}
+	return &fakeScan{f: f, table: req.Table, cols: req.Columns, filter: filter, limit: req.Limit, reverse: req.Reverse, rows: rows}, nil
 }
 
 type fakeScan struct {
-	f      fakeSource
-	table  string
-	cols   []ScanColumn
-	filter []Cond
-	limit  int64
-	rows   []map[string]string
-	i, n   int
-	row    []Datum
-	closed bool
+	f       fakeSource
+	table   string
+	cols    []ScanColumn
+	filter  []Cond
+	limit   int64
+	reverse bool
+	rows    []map[string]string
+	i, n    int
+	row     []Datum
+	closed  bool
 }
 
 func (s *fakeScan) Next() bool {
@@ -172,7 +179,11 @@ func (s *fakeScan) Close() error {
 		for i, c := range s.cols {
 			cols[i] = c.String()
 		}
-		*s.f.log = append(*s.f.log, fmt.Sprintf("scan %s (%s)%s limit %d: read %d", s.table, strings.Join(cols, ","), where, s.limit, s.n))
+		order := ""
+		if s.reverse {
+			order = " reverse"
+		}
+		*s.f.log = append(*s.f.log, fmt.Sprintf("scan %s (%s)%s%s limit %d: read %d", s.table, strings.Join(cols, ","), where, order, s.limit, s.n))
 	}
 	s.closed = true
 	return nil

@@ -160,29 +160,32 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	if p.limit, p.offset, err = b.bindLimit(s, sc); err != nil {
 		return nil, err
 	}
-	if p.sortedByScan() {
+	if ok, reverse := p.sortedByScan(); ok {
 		p.sort = nil
+		p.from.(*tableScanPlan).reverse = reverse
 	}
 	return &queryPlan{root: p, cols: p.cols}, nil
 }
 
-// sortedByScan reports whether ORDER BY asks for the order the select's
-// rows already come in: FROM is one Shale table keyed by _key, which a
-// scan yields in key order, and the first sort key is _key ascending (it
-// is unique, so later keys never decide). The sort is then left out, so
-// that the select streams and a LIMIT stops the scan: Metabase and DBeaver
-// page through a table by its primary key.
-func (p *selectPlan) sortedByScan() bool {
-	ts, ok := p.from.(*tableScanPlan)
-	if !ok || len(p.sort) == 0 || p.sort[0].desc || p.grouped || len(p.wins) > 0 || len(p.srfs) > 0 || p.distinct || p.withTies {
-		return false
+// sortedByScan reports whether ORDER BY asks for an order a scan yields
+// rows in: FROM is one Shale table keyed by _key, which a scan reads in
+// key order or (reverse) in descending key order, and the first sort key
+// is _key (it is unique, so later keys never decide). The sort is then
+// left out, so that the select streams and a LIMIT stops the scan:
+// Metabase and DBeaver page through a table by its primary key, and the
+// newest rows of a time series are the last keys.
+func (p *selectPlan) sortedByScan() (ok, reverse bool) {
+	ts, isScan := p.from.(*tableScanPlan)
+	if !isScan || len(p.sort) == 0 || p.grouped || len(p.wins) > 0 || len(p.srfs) > 0 || p.distinct || p.withTies {
+		return false, false
 	}
 	tc := p.targets[p.sort[0].idx].tableCol
 	if tc == nil || tc.scan != ts {
-		return false
+		return false, false
 	}
 	c := ts.table.Columns[tc.idx]
-	return c.Name == "_key" && c.TypeOID == tBytea && slices.Equal(ts.table.PrimaryKey, []string{"_key"})
+	ok = c.Name == "_key" && c.TypeOID == tBytea && slices.Equal(ts.table.PrimaryKey, []string{"_key"})
+	return ok, p.sort[0].desc
 }
 
 // groupedExprs are the expressions of a grouped select that are computed

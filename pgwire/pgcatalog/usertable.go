@@ -55,6 +55,8 @@ type tableScanPlan struct {
 	// only those keys (ScanColumn.Keys), so only their cells are read.
 	refs, keyRefs []int
 	keys          []map[string]bool
+	// reverse reads the table in descending key order (sortedByScan).
+	reverse bool
 }
 
 func newTableScan(t *Table) *tableScanPlan {
@@ -172,7 +174,7 @@ func (p *tableScanPlan) scan(ev *evaluator, limit int64) (*scanIter, error) {
 		return nil, err
 	}
 	cols, idx := p.scanColumns()
-	rows, err := ev.src.Scan(ev.ctx, ev.sess.Database, p.table.Name, cols, p.filter(ev), limit)
+	rows, err := ev.src.Scan(ev.ctx, ev.sess.Database, ScanRequest{Table: p.table.Name, Columns: cols, Filter: p.filter(ev), Limit: limit, Reverse: p.reverse})
 	if err != nil {
 		return nil, err
 	}
