@@ -11,7 +11,8 @@ import (
 )
 
 // TestFamilyKeysOverPostgres: a PostgreSQL-dialect query that looks a
-// family up only at constant keys (cf->'q', cf->>'q', cf ? 'q') reads just
+// family up only at constant keys (cf->'q', cf->>'q', cf ? 'q',
+// cf #>> ARRAY['q']) reads just
 // those cells, and answers as reading the whole family does. Keys cover a
 // plain qualifier, the \x hex text of binary ones, a qualifier that itself
 // begins with \x, texts no qualifier renders as (uppercase hex, an empty
@@ -63,7 +64,7 @@ func TestFamilyKeysOverPostgres(t *testing.T) {
 		for _, k := range keys {
 			lit := "'" + k + "'"
 			q := func(f string) string {
-				return fmt.Sprintf("SELECT _key, %[1]s->%[2]s AS j, %[1]s->>%[2]s AS t, %[1]s ? %[2]s AS has FROM public.fk ORDER BY _key", f, lit)
+				return fmt.Sprintf("SELECT _key, %[1]s->%[2]s AS j, %[1]s->>%[2]s AS t, %[1]s ? %[2]s AS has, %[1]s #>> ARRAY[%[2]s] AS p FROM public.fk ORDER BY _key", f, lit)
 			}
 			// The whole family: || makes it a value of its own.
 			narrowed, whole := q(fam), q("("+fam+" || '{}'::jsonb)")

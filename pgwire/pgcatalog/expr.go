@@ -399,10 +399,11 @@ func (b *binder) bindTypeCast(tc *pg_query.TypeCast, sc *scope) (*cexpr, error) 
 		name, weak = tname, true
 	}
 	e := b.coerce(arg, to)
+	keepConst := e == arg && arg.isConst && !arg.untyped // ARRAY['q']::text[]
 	if e == arg {
-		e = &cexpr{fn: arg.fn, typ: arg.typ, fields: arg.fields}
+		e = &cexpr{fn: arg.fn, typ: arg.typ, fields: arg.fields, val: arg.val}
 	}
-	e.name, e.weak, e.untyped, e.param, e.isConst = name, weak, false, 0, false
+	e.name, e.weak, e.untyped, e.param, e.isConst = name, weak, false, 0, keepConst
 	mods, err := typmods(tc.TypeName)
 	if err != nil {
 		return nil, err
@@ -433,8 +434,19 @@ func (b *binder) bindArrayExpr(elems []*pg_query.Node, pos int32, sc *scope) (*c
 	if multiDim(et) {
 		return nil, errMultiDim(pos)
 	}
+	consts := true
 	for i, a := range args {
 		args[i] = b.coerce(a, et)
+		consts = consts && args[i].isConst
+	}
+	if consts { // ARRAY['q'], as tools spell a jsonb path
+		vals := make([]Value, len(args))
+		for i, a := range args {
+			vals[i] = a.val
+		}
+		out := constExpr(arrayV(vals), arrayOf(et))
+		out.name = "array"
+		return out, nil
 	}
 	return &cexpr{typ: arrayOf(et), name: "array", fn: func(ev *evaluator, e *env) (Value, error) {
 		vals, err := evalArgs(ev, e, args)

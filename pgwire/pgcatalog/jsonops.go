@@ -60,7 +60,11 @@ func (b *binder) jsonOp(op string, l, r *cexpr) (*cexpr, bool) {
 			return n.field(y.s)
 		}), true
 	case "#>", "#>>":
-		return jsonExtract(l, b.coerce(r, tTextArray), op == "#>>", func(n *jsonNode, y Value) *jsonNode {
+		r = b.coerce(r, tTextArray)
+		if r.isConst && len(r.val.a) > 0 && !r.val.a[0].isNull() {
+			byKey(l, constExpr(r.val.a[0], tText)) // the path's first step
+		}
+		return jsonExtract(l, r, op == "#>>", func(n *jsonNode, y Value) *jsonNode {
 			return jsonPath(n, y.a)
 		}), true
 	case "?", "?|", "?&":

@@ -3,8 +3,8 @@ package pgcatalog
 // literalIn reads a string literal that takes type to (a literal of type
 // unknown, in PostgreSQL's terms) once, when it is bound, as PostgreSQL's
 // parse analysis does, for the types whose input depends on neither the
-// session nor the catalog: text, bytea, bool and the integer and floating-point
-// types. ok is false for every other expression and type, which are cast
+// session nor the catalog: text, text[], bytea, bool and the integer and
+// floating-point types. ok is false for every other expression and type, which are cast
 // where they are evaluated. A literal that is not valid input gives its
 // error pointing at the literal, so that psql draws its caret there.
 func literalIn(e *cexpr, to uint32) (out *cexpr, ok bool, err error) {
@@ -15,6 +15,10 @@ func literalIn(e *cexpr, to uint32) (out *cexpr, ok bool, err error) {
 	switch {
 	case to == tText:
 		v = e.val
+	case to == tTextArray:
+		var elems []Value
+		elems, err = parseArray(e.val.s)
+		v = arrayV(elems)
 	case to == tBytea:
 		v, err = byteaIn(e.val.s)
 	case to == tBool:
