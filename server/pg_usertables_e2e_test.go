@@ -295,6 +295,10 @@ func TestBIToolKeyPushdown(t *testing.T) {
 	if plan := explain("SELECT `_key`, `cell_plan` FROM `analytics`"); !strings.Contains(plan, "rows_read=6 ") {
 		t.Errorf("unfiltered scan:\n%s", plan)
 	}
+	// The same through the PostgreSQL dialect's EXPLAIN ANALYZE.
+	if plan := explain(`SELECT "_key", "cell_plan" FROM "public"."analytics" WHERE "_key" = $1`, key); !strings.Contains(plan, "rows read: 1\n") || !strings.Contains(plan, "Rows: 1\n") {
+		t.Errorf("PostgreSQL dialect, pushed scan:\n%s", plan)
+	}
 }
 
 // TestSortSpillOverPostgres sorts a PostgreSQL-dialect query with work_mem

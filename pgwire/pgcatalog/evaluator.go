@@ -32,6 +32,9 @@ type evaluator struct {
 	subRows map[*queryPlan][][]Value
 	inSets  map[*queryPlan]*inSet
 	lookups map[*decorrelated]lookupTable // decorrelated subqueries (semijoin.go)
+	// analyzed marks a run of EXPLAIN ANALYZE's statement, whose plan
+	// then shows what each scan read.
+	analyzed bool
 }
 
 func newEvaluator(ctx context.Context, src Source, sess *Session, params []uint32, args []*string) (*evaluator, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
@@ -14,8 +15,9 @@ import (
 // (ScanExplainer: the server shows the GoogleSQL plan of the scan it runs,
 // spans and key ranges), how its key conditions narrow the read; that is
 // how a user checks that a predicate on the key reads only those rows.
-// Only the text format is built; ANALYZE is refused, as the dialect runs
-// no statement it cannot return.
+// Only the text format is built. EXPLAIN ANALYZE runs the statement,
+// discarding its rows, and adds what the run did: the rows each table scan
+// read, the rows the statement returned and the time it took.
 
 // ScanExplainer is optionally implemented by a Source: the lines of its
 // plan for a Scan with these arguments.
@@ -23,15 +25,30 @@ type ScanExplainer interface {
 	ExplainScan(ctx context.Context, database string, req ScanRequest) ([]string, error)
 }
 
-// explainPlan is EXPLAIN's result: the lines of the inner query's plan.
-type explainPlan struct{ q *queryPlan }
+// explainPlan is EXPLAIN's result: the lines of the inner query's plan,
+// and with analyze what running it did.
+type explainPlan struct {
+	q       *queryPlan
+	analyze bool
+}
 
 func (p *explainPlan) columns() []scopeCol { return []scopeCol{{name: "QUERY PLAN", typ: tText}} }
 
 func (p *explainPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
+	var rows int64
+	var took time.Duration
+	if p.analyze {
+		var err error
+		if rows, took, err = runDiscarding(ev, p.q.root); err != nil {
+			return nil, err
+		}
+	}
 	var lines []string
 	if err := explainNode(ev, p.q.root, "", "", &lines); err != nil {
 		return nil, err
+	}
+	if p.analyze {
+		lines = append(lines, fmt.Sprintf("Rows: %d", rows), fmt.Sprintf("Execution Time: %.3f ms", float64(took.Microseconds())/1000))
 	}
 	out := make([][]Value, len(lines))
 	for i, l := range lines {
@@ -42,6 +59,7 @@ func (p *explainPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
 
 // bindExplain binds EXPLAIN [ ( options ) ] query.
 func (b *binder) bindExplain(x *pg_query.ExplainStmt) (*queryPlan, error) {
+	analyze := false
 	for _, o := range x.Options {
 		d := o.GetDefElem()
 		if d == nil {
@@ -51,8 +69,8 @@ func (b *binder) bindExplain(x *pg_query.ExplainStmt) (*queryPlan, error) {
 		switch {
 		case d.Defname == "format" && arg != "text":
 			return nil, errorf(CodeNotSupported, d.Location, "EXPLAIN (FORMAT %s) is not supported: only the text format is", strings.ToUpper(arg))
-		case d.Defname == "analyze" && arg != "false" && arg != "off":
-			return nil, errorf(CodeNotSupported, d.Location, "EXPLAIN ANALYZE is not supported for PostgreSQL-dialect queries")
+		case d.Defname == "analyze":
+			analyze = arg != "false" && arg != "off" && arg != "0"
 		}
 	}
 	s := x.Query.GetSelectStmt()
@@ -63,7 +81,29 @@ func (b *binder) bindExplain(x *pg_query.ExplainStmt) (*queryPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &queryPlan{root: &explainPlan{q: q}, cols: []outCol{{name: "QUERY PLAN", typ: tText}}}, nil
+	return &queryPlan{root: &explainPlan{q: q, analyze: analyze}, cols: []outCol{{name: "QUERY PLAN", typ: tText}}}, nil
+}
+
+// runDiscarding runs a plan as the statement's result would, counting and
+// dropping its rows; the run's table scans count what they read.
+func runDiscarding(ev *evaluator, pl plan) (rows int64, took time.Duration, err error) {
+	start := time.Now()
+	ev.analyzed = true
+	it, err := openPlan(ev, pl, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer it.close()
+	for {
+		r, err := it.next()
+		if err != nil {
+			return 0, 0, err
+		}
+		if r == nil {
+			return rows, time.Since(start), nil
+		}
+		rows++
+	}
 }
 
 // explainNode appends a plan node's lines: its label after prefix, its
@@ -142,6 +182,8 @@ func describePlan(pl plan) (string, []string, []plan) {
 		return "sort and limit", nil, []plan{p.input.root}
 	case *funcScanPlan:
 		return "function scan", nil, nil
+	case oneRowPlan, *oneRowPlan:
+		return "result (one row)", nil, nil
 	case *valuesPlan:
 		return fmt.Sprintf("values (%d rows)", len(p.rows)), nil, nil
 	}
@@ -171,6 +213,9 @@ func (p *tableScanPlan) explain(ev *evaluator) ([]string, error) {
 		read = "row keys only"
 	}
 	lines := []string{"read: " + read}
+	if ev.analyzed {
+		lines = append(lines, fmt.Sprintf("rows read: %d", ev.rowsRead(p)))
+	}
 	if x, ok := ev.src.(ScanExplainer); ok {
 		more, err := x.ExplainScan(ev.ctx, ev.sess.Database, ScanRequest{Table: p.table.Name, Columns: cols, Filter: filter, Limit: -1, Reverse: p.reverse})
 		if err != nil {

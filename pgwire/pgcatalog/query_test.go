@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -189,6 +190,9 @@ func (s *fakeScan) Close() error {
 	return nil
 }
 
+// execTime is EXPLAIN ANALYZE's timing, which tests do not pin.
+var execTime = regexp.MustCompile(`Execution Time: [0-9.]+ ms`)
+
 func testSession() *Session {
 	return &Session{Database: "demo", User: "postgres", ApplicationName: "psql", BackendPID: 4242,
 		Settings: map[string]string{"server_version": "15.0"}}
@@ -261,6 +265,7 @@ func runFile(t *testing.T, path string) {
 				} else {
 					out = formatResult(res)
 				}
+				out = execTime.ReplaceAllString(out, "Execution Time: X ms")
 				if d.HasArg("scans") {
 					if len(log) == 0 {
 						log = append(log, "no scan")

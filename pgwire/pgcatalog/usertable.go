@@ -178,7 +178,7 @@ func (p *tableScanPlan) scan(ev *evaluator, limit int64) (*scanIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	it := &scanIter{ev: ev, rows: rows, idx: idx, width: len(p.cols)}
+	it := &scanIter{ev: ev, plan: p, rows: rows, idx: idx, width: len(p.cols)}
 	for _, j := range idx {
 		it.typs = append(it.typs, p.table.Columns[j].TypeOID)
 	}
@@ -239,6 +239,8 @@ func (it *sliceIter) close() {}
 // table's row takes the k-th Datum; columns nothing references are NULL.
 type scanIter struct {
 	ev     *evaluator
+	plan   *tableScanPlan
+	read   int64 // rows the Source returned (EXPLAIN ANALYZE)
 	rows   TableRows
 	idx    []int
 	typs   []uint32
@@ -255,6 +257,7 @@ func (it *scanIter) next() ([]Value, error) {
 		it.close()
 		return nil, err
 	}
+	it.read++
 	ds := it.rows.Row()
 	if len(ds) != len(it.idx) {
 		it.close()
@@ -282,6 +285,16 @@ func (it *scanIter) next() ([]Value, error) {
 		row[it.idx[k]] = v
 	}
 	return row, nil
+}
+
+// rowsRead is how many rows the run's scans of p read.
+func (ev *evaluator) rowsRead(p *tableScanPlan) (n int64) {
+	for _, it := range ev.scans {
+		if it.plan == p {
+			n += it.read
+		}
+	}
+	return n
 }
 
 func (it *scanIter) close() {

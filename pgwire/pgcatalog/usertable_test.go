@@ -161,6 +161,9 @@ func TestPushdownNarrowsOnly(t *testing.T) {
 			if !ok || !ok2 {
 				continue
 			}
+			if strings.Contains(q, "ANALYZE") {
+				continue // it shows what the scan read, which the filter changes
+			}
 			var args []*string
 			if _, a, ok := strings.Cut(head, "args=("); ok {
 				a, _, _ = strings.Cut(a, ")")
