@@ -310,6 +310,7 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 	}
 	inner := *sc
 	inner.aggs, inner.wins, inner.srfs, inner.argAggs = sc.argAggs, nil, nil, nil
+	inner.outerRef = nil // an aggregate's arguments read each row of its group
 	slot := &aggSlot{name: name, def: def, star: fc.AggStar, distinct: fc.AggDistinct}
 	var err error
 	if slot.args, err = b.bindArgs(fc.Args, &inner); err != nil {

@@ -14,10 +14,12 @@ import (
 // around it is a GROUP BY key or the column's table is grouped by its
 // primary key (PostgreSQL's functional dependency). Keys and expressions
 // match as PostgreSQL matches them: with column references resolved, so
-// readings.ts and ts are the same key. Subqueries are not looked into.
+// readings.ts and ts are the same key. A subquery there may read only the
+// columns that are keys themselves (outer: the columns of this level the
+// subqueries of those expressions read outside an aggregate's arguments).
 // Columns of catalog relations are left alone: tools' catalog queries
 // are PostgreSQL's own, valid there.
-func (b *binder) checkGrouped(exprs []*pg_query.Node, sc *scope) error {
+func (b *binder) checkGrouped(exprs []*pg_query.Node, outer []outerRef, sc *scope) error {
 	keys := map[string]bool{}
 	for _, g := range sc.groupNodes {
 		keys[resolvedKey(g, sc)] = true
@@ -77,7 +79,33 @@ func (b *binder) checkGrouped(exprs []*pg_query.Node, sc *scope) error {
 			return err
 		}
 	}
+	keyCols := map[int]bool{}
+	for _, g := range sc.groupNodes {
+		if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) > 0 && len(strs(cr.Fields)) == len(cr.Fields) {
+			schema, qual, name := splitColumnRef(strs(cr.Fields))
+			if levels, idx, _, err := sc.resolve(schema, qual, name, cr.Location); err == nil && levels == 0 {
+				keyCols[idx] = true
+			}
+		}
+	}
+	for _, r := range outer {
+		col := sc.cols[r.idx]
+		if keyCols[r.idx] || col.src != nil && col.scan == nil || col.scan != nil && byPrimaryKey(col.scan) {
+			continue
+		}
+		ref := col.name
+		if col.rel != "" {
+			ref = col.rel + "." + col.name
+		}
+		return errorf(CodeGrouping, r.pos, "subquery uses ungrouped column \"%s\" from outer query", ref)
+	}
 	return nil
+}
+
+// outerRef is a column of a query level that a subquery reads.
+type outerRef struct {
+	idx int
+	pos int32
 }
 
 // isAggregateCall reports whether a call is an aggregate (not a window

@@ -84,9 +84,12 @@ type scope struct {
 	// expression (or a subquery in it) references; the join planner uses it
 	// to learn which FROM items a condition needs.
 	refHook func(idx int)
-	aggs    *[]*aggSlot
-	wins    *[]*winSlot
-	srfs    *[]*srfSlot
+	// outerRef, when set, sees every column of this level that a subquery
+	// references (checkGrouped).
+	outerRef func(idx int, pos int32)
+	aggs     *[]*aggSlot
+	wins     *[]*winSlot
+	srfs     *[]*srfSlot
 	// windows are the query's named windows (WINDOW w AS (...)).
 	windows map[string]*pg_query.WindowDef
 	// groupKeys identify the GROUP BY keys (nodeKey), for GROUPING();
@@ -131,6 +134,9 @@ func (s *scope) resolve(schema, qual, name string, pos int32) (levels, idx int, 
 		if found >= 0 {
 			if sc.refHook != nil {
 				sc.refHook(found)
+			}
+			if levels > 0 && sc.outerRef != nil {
+				sc.outerRef(found, pos)
 			}
 			return levels, found, sc.cols[found], nil
 		}

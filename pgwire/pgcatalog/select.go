@@ -111,6 +111,10 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	if err := b.bindGroupBy(s.GroupClause, s.TargetList, sc, p); err != nil {
 		return nil, err
 	}
+	// The columns subqueries of the select list, HAVING and ORDER BY read
+	// from this level, which a grouped select must group (checkGrouped).
+	var outerRefs []outerRef
+	sc.outerRef = func(idx int, pos int32) { outerRefs = append(outerRefs, outerRef{idx, pos}) }
 	if err := b.bindTargets(p, s.TargetList, sc); err != nil {
 		return nil, err
 	}
@@ -144,6 +148,7 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 		}
 		p.sort = append(p.sort, k)
 	}
+	sc.outerRef = nil
 	if err := distinctOnMatchesSort(s, p); err != nil {
 		return nil, err
 	}
@@ -152,7 +157,7 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 		return nil, errorf(CodeNotSupported, noPos, "set-returning functions are only supported in the select list")
 	}
 	if p.grouped && b.tables != nil { // a query over Shale's tables
-		if err := b.checkGrouped(groupedExprs(s, p), sc); err != nil {
+		if err := b.checkGrouped(groupedExprs(s, p), outerRefs, sc); err != nil {
 			return nil, err
 		}
 	}
