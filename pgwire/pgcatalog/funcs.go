@@ -29,6 +29,10 @@ type builtin struct {
 	// nullVariadicIsEmpty makes a NULL VARIADIC array no arguments (format)
 	// rather than a NULL result.
 	nullVariadicIsEmpty bool
+	// pathArgs marks a function that reads its first argument, a jsonb,
+	// only below the key its second argument names (jsonb_extract_path),
+	// so a family it is given may be read at that key alone (byKey).
+	pathArgs bool
 }
 
 // funcs is the scalar function registry, filled by the funcs_*.go files.
@@ -130,6 +134,9 @@ func (b *binder) applyBuiltin(name string, f *builtin, args []*cexpr, pos int32)
 		return nil, noFunction(pos, name, typeList(args))
 	}
 	b.coerceUntyped(f, args)
+	if f.pathArgs && len(args) > 1 {
+		byKey(args[0], args[1])
+	}
 	types := argTypes(args)
 	ret := f.ret
 	if f.retFn != nil {

@@ -56,7 +56,7 @@ func init() {
 			if asText {
 				name, ret = name+"_text", tText
 			}
-			register(name, &builtin{min: 1, max: -1, args: []uint32{typ, tText}, ret: ret, fn: jsonFn(typ, func(n *jsonNode, a []Value) (Value, error) {
+			register(name, &builtin{min: 1, max: -1, args: []uint32{typ, tText}, ret: ret, pathArgs: true, fn: jsonFn(typ, func(n *jsonNode, a []Value) (Value, error) {
 				got := jsonPath(n, a)
 				if asText {
 					return jsonText(got, typ == tJSONB), nil
