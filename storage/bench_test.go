@@ -183,13 +183,22 @@ func TestMain(m *testing.M) {
 
 // scanRows reads the rows of a row set and returns rows and cells seen.
 func scanRows(b *testing.B, e *Engine, rs RowSet) (rows, cells int64) {
-	it, err := e.ReadRows(context.Background(), benchTarget, ReadOptions{Rows: rs})
+	return scanRowsWith(b, e, ReadOptions{Rows: rs}, nil)
+}
+
+// scanRowsWith reads with opts, handing each row to consume when it is
+// not nil.
+func scanRowsWith(b *testing.B, e *Engine, opts ReadOptions, consume func(*Row)) (rows, cells int64) {
+	it, err := e.ReadRows(context.Background(), benchTarget, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for r := it.Next(); r != nil; r = it.Next() {
 		rows++
 		cells += int64(len(r.Cells))
+		if consume != nil {
+			consume(r)
+		}
 	}
 	if err := it.Err(); err != nil {
 		b.Fatal(err)
@@ -240,6 +249,39 @@ func BenchmarkScan(b *testing.B) {
 		}
 		b.ReportMetric(float64(cells)/time.Since(start).Seconds(), "cells/s")
 	})
+}
+
+// BenchmarkScanReadAhead: the whole table read with and without reading
+// ahead (ReadOptions.ReadAhead), by a reader that only counts the rows and
+// by one that quotes every value into a buffer as a wire encoder would,
+// which the read-ahead goroutine overlaps with iteration.
+func BenchmarkScanReadAhead(b *testing.B) {
+	e := benchEngine(b)
+	var buf []byte
+	encode := func(r *Row) {
+		buf = append(buf[:0], r.Key...)
+		for _, c := range r.Cells {
+			buf = strconv.AppendQuote(buf, string(c.Qualifier))
+			buf = strconv.AppendQuote(buf, string(c.Value))
+		}
+	}
+	for _, reader := range []struct {
+		name    string
+		consume func(*Row)
+	}{{"count", nil}, {"encode", encode}} {
+		for _, ahead := range []bool{false, true} {
+			b.Run(fmt.Sprintf("reader=%s/readahead=%v", reader.name, ahead), func(b *testing.B) {
+				b.ReportAllocs()
+				var cells int64
+				start := time.Now()
+				for i := 0; i < b.N; i++ {
+					_, c := scanRowsWith(b, e, ReadOptions{ReadAhead: ahead}, reader.consume)
+					cells += c
+				}
+				b.ReportMetric(float64(cells)/time.Since(start).Seconds(), "cells/s")
+			})
+		}
+	}
 }
 
 // BenchmarkRangeRead: 1,000 adjacent rows from the middle of the table.
