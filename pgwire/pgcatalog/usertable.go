@@ -13,9 +13,10 @@ import (
 // after pg_catalog's relations. Its columns are the Table's Columns, as the
 // emulated catalog describes them (pg_attribute, information_schema.columns).
 // Its rows come from Source.Scan, which reads only the columns some
-// expression references and, when the plan allows, only as many rows as
-// LIMIT needs; a constant-false WHERE or LIMIT 0 reads nothing
-// (selectplan.go).
+// expression references (of a family looked up only at constant keys,
+// only those keys: byKey) and, when the plan allows, only as many rows as
+// LIMIT needs, in either key order (sortedByScan); a constant-false WHERE
+// or LIMIT 0 reads nothing (selectplan.go).
 
 // native is a scanned value's Datum.Native and the type of the column it
 // was read from; it rides along in Value while the value is unchanged.
@@ -91,8 +92,9 @@ type tableColumn struct {
 
 // byKey notes that e, when a bare reference to a Shale table's jsonb
 // column, is read here only at key k, when k is a string constant (a
-// literal, before its coercion to text): cf->'q', cf->>'q' and cf ? 'q'
-// see the same whether or not the family's other cells were read.
+// literal, before its coercion to text): cf->'q', cf->>'q', cf ? 'q',
+// cf #> '{q,...}' and jsonb_extract_path(cf, 'q', ...) see the same
+// whether or not the family's other cells were read.
 func byKey(e, k *cexpr) {
 	if e.tableCol == nil || e.typ != tJSONB || !k.isConst || k.val.isNull() || k.typ != tText && k.typ != tUnknown {
 		return
