@@ -204,17 +204,10 @@ func PrepareWith(ctx context.Context, src Source, sess *Session, sql string, par
 	if err != nil {
 		return nil, err
 	}
-	b := newBinder(sql, paramOIDs)
-	if src != nil {
-		if sess == nil {
-			sess = &Session{}
-		}
-		b.ctx, b.src, b.sess = ctx, src, sess
+	if src != nil && sess == nil {
+		sess = &Session{}
 	}
-	p, err := b.bindStatement(stmt)
-	if err == nil {
-		err = b.err
-	}
+	b, p, err := bindPruned(ctx, src, sess, sql, paramOIDs, stmt)
 	if err != nil {
 		return nil, err
 	}

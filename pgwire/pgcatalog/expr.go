@@ -42,6 +42,9 @@ func colRef(levels, idx int, c scopeCol) *cexpr {
 	if c.use != nil {
 		*c.use = true
 	}
+	if c.refs != nil {
+		*c.refs++
+	}
 	if c.scan != nil {
 		if i := c.scan.column(c.use); i >= 0 {
 			c.scan.refs[i]++

@@ -217,7 +217,16 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 // parent (the enclosing query's scope, or for a LATERAL one the FROM items
 // before it).
 func (b *binder) bindSubselect(rs *pg_query.RangeSubselect, parent, sc *scope) (plan, error) {
-	q, err := b.bindQuery(rs.Subquery.GetSelectStmt(), parent, sc)
+	s := rs.Subquery.GetSelectStmt()
+	k := len(b.subqueries)
+	b.subqueries = append(b.subqueries, nil)
+	plain := s != nil && s.WithClause == nil && len(s.ValuesLists) == 0 &&
+		(s.Op == pg_query.SetOperation_SETOP_NONE || s.Op == pg_query.SetOperation_SET_OPERATION_UNDEFINED)
+	if plain {
+		b.pruneNext = b.prune[k] // taken by the bindSelect of s
+	}
+	q, err := b.bindQuery(s, parent, sc)
+	b.pruneNext = nil
 	if err != nil {
 		return nil, err
 	}
@@ -227,15 +236,17 @@ func (b *binder) bindSubselect(rs *pg_query.RangeSubselect, parent, sc *scope) (
 		alias, colnames = rs.Alias.Aliasname, strs(rs.Alias.Colnames)
 	}
 	cols := q.root.columns()
-	out := make([]scopeCol, len(cols))
+	sp := &subqueryPlan{q: q, cols: make([]scopeCol, len(cols)), refs: make([]int, len(cols)), plain: plain}
 	for i, c := range cols {
 		c.rel = alias
 		if i < len(colnames) {
 			c.name = colnames[i]
 		}
-		out[i] = c
+		c.refs = &sp.refs[i]
+		sp.cols[i] = c
 	}
-	return &subqueryPlan{q: q, cols: out}, nil
+	b.subqueries[k] = sp
+	return sp, nil
 }
 
 func (b *binder) bindJoin(j *pg_query.JoinExpr, sc *scope) (plan, error) {

@@ -67,6 +67,11 @@ func (p *ctePlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 type subqueryPlan struct {
 	q    *queryPlan
 	cols []scopeCol
+	// refs counts the references to each column; plain marks a subquery
+	// that is one SELECT (no WITH, set operation or VALUES), whose unused
+	// columns may be pruned (prune.go).
+	refs  []int
+	plain bool
 }
 
 func (p *subqueryPlan) columns() []scopeCol { return p.cols }

@@ -22,6 +22,13 @@ type binder struct {
 	// statement once bound, as PostgreSQL's parse analysis does, even where
 	// no row would evaluate the literal.
 	err error
+	// subqueries are the FROM subqueries in the order they were bound;
+	// prune, for a binding after the first, the select-list items of each
+	// to bind as NULL, and pruneNext those of the select being bound
+	// (prune.go).
+	subqueries []*subqueryPlan
+	prune      map[int]*prunedOutputs
+	pruneNext  *prunedOutputs
 }
 
 func newBinder(sql string, paramOIDs []uint32) *binder {
@@ -66,6 +73,9 @@ type scopeCol struct {
 	// scan is the Shale table a column reads (nil for other relations):
 	// its primary key, grouped, makes the table's other columns grouped too.
 	scan *tableScanPlan
+	// refs, for a FROM subquery's column, counts the references to it
+	// (prune.go).
+	refs *int
 }
 
 // relRef names a catalog relation or a Shale table.

@@ -74,7 +74,8 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	if s.IntoClause != nil || len(s.LockingClause) > 0 {
 		return nil, errorf(CodeNotSupported, noPos, "SELECT INTO and locking clauses are not supported in catalog queries")
 	}
-	p := &selectPlan{}
+	p := &selectPlan{prune: b.pruneNext}
+	b.pruneNext = nil
 	from, err := b.bindFrom(s.FromClause, sc)
 	if err != nil {
 		return nil, err
@@ -236,7 +237,11 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 					for i, c := range sc.cols {
 						if qual == "" && !c.usingDup && c.usingKey == keys ||
 							keys && qual != "" && c.rel == qual && (schema == "" || c.schema == schema) {
-							p.addTarget(colRef(0, i, c), c.name)
+							if p.pruned(len(p.targets)) {
+								p.addTarget(constExpr(null, c.typ), c.name)
+							} else {
+								p.addTarget(colRef(0, i, c), c.name)
+							}
 							n++
 						}
 					}
@@ -247,6 +252,12 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 				continue
 			}
 		}
+		if j := len(p.targets); p.pruned(j) {
+			p.addTarget(constExpr(null, p.prune.cols[j].typ), p.prune.cols[j].name)
+			p.targetKeys[j] = nodeKey(rt.Val)
+			continue
+		}
+		aggs, srfs := len(p.aggs), len(p.srfs)
 		e, err := b.bindExpr(rt.Val, sc)
 		if err != nil {
 			return err
@@ -257,6 +268,9 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 		}
 		p.addTarget(e, name)
 		p.targetKeys[len(p.targets)-1] = nodeKey(rt.Val)
+		if len(p.aggs) != aggs || len(p.srfs) != srfs {
+			p.keep = append(p.keep, len(p.targets)-1)
+		}
 	}
 	p.nvisible = len(p.targets)
 	return nil

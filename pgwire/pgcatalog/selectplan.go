@@ -33,6 +33,11 @@ type selectPlan struct {
 	offset     *cexpr
 	withTies   bool // FETCH FIRST n ROWS WITH TIES: rows equal to the last one on sort are kept
 	cols       []outCol
+	// keep lists the select-list items that hold an aggregate or a
+	// set-returning function, which are never pruned; prune, in a binding
+	// after the first, the items bound as NULL (prune.go).
+	keep  []int
+	prune *prunedOutputs
 }
 
 type sortKey struct {
