@@ -259,11 +259,17 @@ func (a *aggAcc) result(ev *evaluator) (Value, error) {
 		v, err = a.fold.result()
 	} else {
 		in := a.in
+		keys := s.keys
 		if s.distinct {
 			in = distinctRows(in, allIdx(len(s.args)))
+			if len(keys) == 0 { // PostgreSQL sorts to find the distinct inputs
+				for i, t := range types[:len(s.args)] {
+					keys = append(keys, sortKey{idx: i, typ: t})
+				}
+			}
 		}
-		if len(s.keys) > 0 {
-			sortRows(in, s.keys)
+		if len(keys) > 0 {
+			sortRows(in, keys)
 		}
 		v, err = s.def.final(ev, in, types)
 	}

@@ -22,7 +22,17 @@ type aggDef struct {
 	// refuse lists argument types PostgreSQL has no such aggregate for
 	// (min and max of bytea).
 	refuse []uint32
+	// takes, when set, says whether PostgreSQL has a form of the
+	// aggregate for input types t (its arguments', then an ordered-set
+	// aggregate's WITHIN GROUP type): sum has none for text.
+	takes func(t []uint32) bool
 }
+
+// Input type tests for aggDef.takes.
+func numberInput(t []uint32) bool  { return numberRank(t[0]) > 0 }
+func sumInput(t []uint32) bool     { return numberRank(t[0]) > 0 || t[0] == tInterval }
+func boolInput(t []uint32) bool    { return t[0] == tBool }
+func integerInput(t []uint32) bool { return isIntegerType(t[0]) }
 
 // arity is the number of arguments def takes.
 func (def *aggDef) arity() int {
@@ -91,14 +101,14 @@ func aggregateDefs() map[string]*aggDef {
 		}},
 		"max":      {ret: firstType, final: extreme(1), refuse: []uint32{tBytea, tJSONB, tJSON}},
 		"min":      {ret: firstType, final: extreme(-1), refuse: []uint32{tBytea, tJSONB, tJSON}},
-		"sum":      {ret: sumType, final: sum},
-		"avg":      {ret: avgType, final: avg},
-		"bool_and": {ret: constType(tBool), final: boolFold(true)},
-		"every":    {ret: constType(tBool), final: boolFold(true)},
-		"bool_or":  {ret: constType(tBool), final: boolFold(false)},
-		"bit_and":  {ret: firstType, final: bitFold(func(a, b int64) int64 { return a & b })},
-		"bit_or":   {ret: firstType, final: bitFold(func(a, b int64) int64 { return a | b })},
-		"bit_xor":  {ret: firstType, final: bitFold(func(a, b int64) int64 { return a ^ b })},
+		"sum":      {ret: sumType, final: sum, takes: sumInput},
+		"avg":      {ret: avgType, final: avg, takes: sumInput},
+		"bool_and": {ret: constType(tBool), final: boolFold(true), takes: boolInput},
+		"every":    {ret: constType(tBool), final: boolFold(true), takes: boolInput},
+		"bool_or":  {ret: constType(tBool), final: boolFold(false), takes: boolInput},
+		"bit_and":  {ret: firstType, final: bitFold(func(a, b int64) int64 { return a & b }), takes: integerInput},
+		"bit_or":   {ret: firstType, final: bitFold(func(a, b int64) int64 { return a | b }), takes: integerInput},
+		"bit_xor":  {ret: firstType, final: bitFold(func(a, b int64) int64 { return a ^ b }), takes: integerInput},
 	}
 }
 
@@ -306,10 +316,10 @@ func isAggArg(n *pg_query.Node, args []*pg_query.Node) bool {
 
 func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, sc *scope) (*cexpr, error) {
 	if sc.aggs == nil {
-		return nil, errorf(CodeGrouping, fc.Location, "aggregate functions are not allowed here")
+		return nil, notAllowed("aggregate", sc, fc.Location)
 	}
 	inner := *sc
-	inner.aggs, inner.wins, inner.srfs, inner.argAggs = sc.argAggs, nil, nil, nil
+	inner.aggs, inner.wins, inner.srfs, inner.argAggs, inner.clause = sc.argAggs, nil, nil, nil, clauseAggArgs
 	inner.outerRef = nil // an aggregate's arguments read each row of its group
 	slot := &aggSlot{name: name, def: def, star: fc.AggStar, distinct: fc.AggDistinct}
 	var err error
@@ -352,6 +362,12 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 		return nil, noFunction(fc.Location, name, typeList(append(slices.Clone(slot.args), slot.order...)))
 	}
 	if len(slot.args) > 0 && slices.Contains(def.refuse, slot.args[0].typ) {
+		return nil, noFunction(fc.Location, name, typeList(slot.args))
+	}
+	if def.takes != nil && !def.takes(slot.inputTypes()) {
+		if def.ordered {
+			return nil, noFunction(fc.Location, name, typeList(append(slices.Clone(slot.args), slot.order...)))
+		}
 		return nil, noFunction(fc.Location, name, typeList(slot.args))
 	}
 	*sc.aggs = append(*sc.aggs, slot)

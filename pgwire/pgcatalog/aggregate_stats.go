@@ -11,27 +11,31 @@ import (
 
 func init() {
 	for name, def := range map[string]*aggDef{
-		"stddev":      {ret: spreadType, final: spread(true, true)},
-		"stddev_samp": {ret: spreadType, final: spread(true, true)},
-		"stddev_pop":  {ret: spreadType, final: spread(false, true)},
-		"variance":    {ret: spreadType, final: spread(true, false)},
-		"var_samp":    {ret: spreadType, final: spread(true, false)},
-		"var_pop":     {ret: spreadType, final: spread(false, false)},
+		"stddev":      {ret: spreadType, final: spread(true, true), takes: numberInput},
+		"stddev_samp": {ret: spreadType, final: spread(true, true), takes: numberInput},
+		"stddev_pop":  {ret: spreadType, final: spread(false, true), takes: numberInput},
+		"variance":    {ret: spreadType, final: spread(true, false), takes: numberInput},
+		"var_samp":    {ret: spreadType, final: spread(true, false), takes: numberInput},
+		"var_pop":     {ret: spreadType, final: spread(false, false), takes: numberInput},
 		"percentile_cont": {ordered: true, ret: func(t []uint32) uint32 {
-			if isArrayType(t[0]) {
-				return arrayOf(tFloat8)
+			r := uint32(tFloat8)
+			if t[1] == tInterval {
+				r = tInterval
 			}
-			return tFloat8
-		}, final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
-			return percentile(in, true)
-		}},
+			if isArrayType(t[0]) {
+				return arrayOf(r)
+			}
+			return r
+		}, final: func(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
+			return percentile(in, true, t[1] == tInterval)
+		}, takes: func(t []uint32) bool { return numberRank(t[1]) > 0 || t[1] == tInterval }},
 		"percentile_disc": {ordered: true, ret: func(t []uint32) uint32 {
 			if isArrayType(t[0]) {
 				return arrayOf(outputType(t[1]))
 			}
 			return t[1]
 		}, final: func(_ *evaluator, in [][]Value, _ []uint32) (Value, error) {
-			return percentile(in, false)
+			return percentile(in, false, false)
 		}},
 		"mode":             {ordered: true, nargs: -1, ret: func(t []uint32) uint32 { return t[0] }, final: mode},
 		"json_agg":         {ret: constType(tJSON), final: jsonAgg(tJSON)},
@@ -116,7 +120,7 @@ func numericSpread(vals []Value, sample, root bool) (Value, error) {
 // percentile is percentile_cont (interpolated) or percentile_disc (the
 // first value at or past the fraction) of the sorted, non-NULL ORDER BY
 // values; each input row is (fraction, value).
-func percentile(in [][]Value, cont bool) (Value, error) {
+func percentile(in [][]Value, cont, interval bool) (Value, error) {
 	var vals []Value
 	frac := null
 	for _, r := range in {
@@ -135,7 +139,7 @@ func percentile(in [][]Value, cont bool) (Value, error) {
 				out[i] = null
 				continue
 			}
-			v, err := percentileOf(vals, num(f), cont)
+			v, err := percentileOf(vals, num(f), cont, interval)
 			if err != nil {
 				return null, err
 			}
@@ -143,11 +147,12 @@ func percentile(in [][]Value, cont bool) (Value, error) {
 		}
 		return arrayV(out), nil
 	}
-	return percentileOf(vals, num(frac), cont)
+	return percentileOf(vals, num(frac), cont, interval)
 }
 
-// percentileOf is the fraction f's percentile of sorted values.
-func percentileOf(vals []Value, f float64, cont bool) (Value, error) {
+// percentileOf is the fraction f's percentile of sorted values (of
+// intervals, for percentile_cont, when interval is set).
+func percentileOf(vals []Value, f float64, cont, interval bool) (Value, error) {
 	if f < 0 || f > 1 || math.IsNaN(f) {
 		return null, errorf("22003", noPos, "percentile value %s is not between 0 and 1", formatFloat(f))
 	}
@@ -157,6 +162,21 @@ func percentileOf(vals []Value, f float64, cont bool) (Value, error) {
 	}
 	pos := f * float64(len(vals)-1)
 	lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+	if interval { // lo + (hi - lo) * fraction, as interval_lerp
+		a, err := parseInterval(vals[lo].s)
+		if err != nil {
+			return null, err
+		}
+		b, err := parseInterval(vals[hi].s)
+		if err != nil {
+			return null, err
+		}
+		if lo == hi {
+			return vals[lo], nil
+		}
+		d := b.add(a.scale(-1, false)).scale(pos-float64(lo), false)
+		return textV(a.add(d).String()), nil
+	}
 	a, b := num(vals[lo]), num(vals[hi])
 	return floatV(a + (b-a)*(pos-float64(lo))), nil
 }

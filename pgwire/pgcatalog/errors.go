@@ -15,6 +15,7 @@ const (
 	CodeDatatypeMismatch      = "42804"
 	CodeCannotCoerce          = "42846"
 	CodeGrouping              = "42803"
+	CodeWindowing             = "42P20"
 	CodeInvalidText           = "22P02"
 	CodeInvalidDatetimeFormat = "22007"
 	CodeInvalidParameter      = "22023"

@@ -128,10 +128,20 @@ func location(n *pg_query.Node) int32 {
 		return n.GetFuncCall().Location
 	case n.GetAConst() != nil:
 		return n.GetAConst().Location
-	case n.GetTypeCast() != nil:
-		return n.GetTypeCast().Location
+	case n.GetTypeCast() != nil: // the leftmost of x::t, CAST(x AS t) and t 'x', as exprLocation
+		tc := n.GetTypeCast()
+		return leftmost(leftmost(tc.Location, tc.GetTypeName().GetLocation()), location(tc.Arg))
 	}
 	return noPos
+}
+
+// leftmost is the earlier of two locations, either of which may be
+// unknown.
+func leftmost(a, b int32) int32 {
+	if a < 0 || b >= 0 && b < a {
+		return b
+	}
+	return a
 }
 
 // bindExpr binds a scalar expression in scope sc.
@@ -163,7 +173,7 @@ func (b *binder) bindExpr(n *pg_query.Node, sc *scope) (*cexpr, error) {
 	case *pg_query.Node_SqlvalueFunction:
 		return bindSQLValueFunction(x.SqlvalueFunction)
 	case *pg_query.Node_CaseExpr:
-		return b.bindCase(x.CaseExpr, sc)
+		return b.bindCase(x.CaseExpr, sc.refusingSRFs("CASE"))
 	case *pg_query.Node_SubLink:
 		return b.bindSubLink(x.SubLink, sc)
 	case *pg_query.Node_AArrayExpr:
@@ -173,7 +183,7 @@ func (b *binder) bindExpr(n *pg_query.Node, sc *scope) (*cexpr, error) {
 	case *pg_query.Node_CollateClause:
 		return b.bindExpr(x.CollateClause.Arg, sc)
 	case *pg_query.Node_CoalesceExpr:
-		return b.bindCoalesce(x.CoalesceExpr.Args, sc, "coalesce", nil)
+		return b.bindCoalesce(x.CoalesceExpr.Args, sc.refusingSRFs("COALESCE"), "coalesce", nil)
 	case *pg_query.Node_MinMaxExpr:
 		return b.bindMinMax(x.MinMaxExpr, sc)
 	case *pg_query.Node_RowExpr:

@@ -13,6 +13,9 @@ func (b *binder) bindFrom(items []*pg_query.Node, sc *scope) (plan, error) {
 	if len(items) == 0 {
 		return oneRowPlan{}, nil
 	}
+	if err := checkFromNames(items); err != nil {
+		return nil, err
+	}
 	if len(items) == 1 {
 		return b.bindFromItem(items[0], sc)
 	}
@@ -47,6 +50,112 @@ func (b *binder) bindFrom(items []*pg_query.Node, sc *scope) (plan, error) {
 	return p, nil
 }
 
+// sameCategory reports whether values of types a and b can be matched
+// (PostgreSQL's select_common_type needs one type category; unknown
+// matches any).
+func sameCategory(a, b uint32) bool {
+	ta, tb := typeByOID[a], typeByOID[b]
+	return a == b || a == tUnknown || b == tUnknown || ta == nil || tb == nil || ta.category == tb.category
+}
+
+// starColumns are the indexes of p's columns an unqualified * lists, in
+// its order: a join's USING columns first, in the USING list's order,
+// then each input's other columns; hidden copies of USING columns not at
+// all.
+func starColumns(p plan) []int {
+	var out []int
+	switch x := p.(type) {
+	case *joinPlan:
+		nl := len(x.left.columns())
+		out = slices.Clone(x.usingCols)
+		for _, i := range append(starColumns(x.left), offset(starColumns(x.right), nl)...) {
+			if !slices.Contains(x.usingCols, i) && !x.cols[i].usingDup {
+				out = append(out, i)
+			}
+		}
+	case *crossPlan:
+		for i, it := range x.items {
+			out = append(out, offset(starColumns(it), x.offs[i])...)
+		}
+	case *lateralPlan:
+		out = append(starColumns(x.left), offset(starColumns(x.right), len(x.left.columns()))...)
+	default:
+		for i, c := range p.columns() {
+			if !c.usingDup {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// offset is indexes moved by n.
+func offset(idx []int, n int) []int {
+	for i := range idx {
+		idx[i] += n
+	}
+	return idx
+}
+
+// checkFromNames reports PostgreSQL's 42712 for a FROM list that names two
+// of its items alike (FROM t, t; a JOIN b a), as checkNameSpaceConflicts
+// does: two relations written without aliases conflict only when they are
+// the same relation; an aliased join hides the items it joins.
+func checkFromNames(items []*pg_query.Node) error {
+	type entry struct {
+		name, schema string
+		plain        bool // a relation without an alias
+	}
+	var seen []entry
+	var add func(n *pg_query.Node) error
+	add = func(n *pg_query.Node) error {
+		var e entry
+		switch {
+		case n.GetRangeVar() != nil:
+			rv := n.GetRangeVar()
+			e = entry{name: rv.Relname, schema: rv.Schemaname, plain: rv.Alias == nil}
+			if rv.Alias != nil {
+				e.name = rv.Alias.Aliasname
+			}
+		case n.GetRangeSubselect() != nil:
+			e.name = n.GetRangeSubselect().GetAlias().GetAliasname()
+		case n.GetRangeFunction() != nil:
+			rf := n.GetRangeFunction()
+			if e.name = rf.GetAlias().GetAliasname(); e.name == "" && len(rf.Functions) == 1 {
+				if fc := rf.Functions[0].GetList().GetItems()[0].GetFuncCall(); fc != nil {
+					e.name = lastName(fc.Funcname)
+				}
+			}
+		case n.GetJoinExpr() != nil:
+			j := n.GetJoinExpr()
+			if j.Alias != nil {
+				e.name = j.Alias.Aliasname
+				break
+			}
+			if err := add(j.Larg); err != nil {
+				return err
+			}
+			return add(j.Rarg)
+		}
+		if e.name == "" {
+			return nil
+		}
+		for _, o := range seen {
+			if o.name == e.name && !(o.plain && e.plain && o.schema != "" && e.schema != "" && o.schema != e.schema) {
+				return errorf("42712", noPos, "table name \"%s\" specified more than once", e.name)
+			}
+		}
+		seen = append(seen, e)
+		return nil
+	}
+	for _, it := range items {
+		if err := add(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // bindLateralItem binds a FROM item that reads the columns of the items
 // before it (leftCols): a LATERAL subquery, or a function that reads them,
 // as PostgreSQL lets a function do (an implicit LATERAL: jsonb_each(t.cf)
@@ -62,7 +171,7 @@ func (b *binder) bindLateralItem(n *pg_query.Node, leftCols []scopeCol, sc *scop
 		return p, nil
 	}
 	if rf := n.GetRangeFunction(); rf != nil {
-		fp, err := b.bindRangeFunction(rf, &scope{parent: lat, cteOuter: sc.cteOuter, ctes: sc.ctes})
+		fp, err := b.bindRangeFunction(rf, &scope{parent: lat, cteOuter: sc.cteOuter, ctes: sc.ctes, clause: "functions in FROM"})
 		if err != nil || !reads {
 			return nil, nil // bound again as an ordinary item, which reports any error
 		}
@@ -128,14 +237,18 @@ func concatCols(a, b []scopeCol) []scopeCol {
 func (b *binder) bindFromItem(n *pg_query.Node, sc *scope) (plan, error) {
 	switch {
 	case n.GetRangeVar() != nil:
-		return b.bindRangeVar(n.GetRangeVar(), sc)
+		p, err := b.bindRangeVar(n.GetRangeVar(), sc)
+		if err != nil {
+			return nil, err
+		}
+		return p, aliasColumns(n.GetRangeVar().Alias, len(p.columns()))
 	case n.GetJoinExpr() != nil:
 		return b.bindJoin(n.GetJoinExpr(), sc)
 	case n.GetRangeSubselect() != nil:
 		// A LATERAL subquery first in FROM has nothing before it to read.
 		return b.bindSubselect(n.GetRangeSubselect(), sc.parent, sc)
 	case n.GetRangeFunction() != nil:
-		return b.bindRangeFunction(n.GetRangeFunction(), &scope{parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes})
+		return b.bindRangeFunction(n.GetRangeFunction(), &scope{parent: sc.parent, cteOuter: sc.cteOuter, ctes: sc.ctes, clause: "functions in FROM"})
 	}
 	return nil, errorf(CodeNotSupported, location(n), "unsupported FROM item in catalog query")
 }
@@ -159,7 +272,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 	rename := func(cols []scopeCol) []scopeCol {
 		out := make([]scopeCol, len(cols))
 		for i, c := range cols {
-			c.rel, c.usingDup, c.usingKey, c.src = alias, false, false, src
+			c.rel, c.usingDup, c.src = alias, false, src
 			if rv.Alias == nil {
 				c.schema = relSchema
 			}
@@ -236,6 +349,9 @@ func (b *binder) bindSubselect(rs *pg_query.RangeSubselect, parent, sc *scope) (
 		alias, colnames = rs.Alias.Aliasname, strs(rs.Alias.Colnames)
 	}
 	cols := q.root.columns()
+	if err := aliasColumns(rs.Alias, len(cols)); err != nil {
+		return nil, err
+	}
 	sp := &subqueryPlan{q: q, cols: make([]scopeCol, len(cols)), refs: make([]int, len(cols)), plain: plain}
 	for i, c := range cols {
 		c.rel = alias
@@ -350,35 +466,53 @@ func (b *binder) bindUsing(names []string, p *joinPlan, nl int) ([]*conj, error)
 	for _, name := range names {
 		li, ri := -1, -1
 		for i, c := range p.cols {
-			if c.name != name {
+			if c.name != name || c.usingDup {
 				continue
 			}
-			if i < nl && li < 0 {
-				li = i
-			} else if i >= nl && ri < 0 {
-				ri = i
+			side, at := "left", &li
+			if i >= nl {
+				side, at = "right", &ri
 			}
+			if *at >= 0 {
+				return nil, errorf(CodeAmbiguousColumn, noPos, "common column name \"%s\" appears more than once in %s table", name, side)
+			}
+			*at = i
 		}
-		if li < 0 || ri < 0 {
-			return nil, errorf(CodeUndefinedColumn, noPos, "column %q specified in USING clause does not exist in both tables", name)
+		switch {
+		case li < 0:
+			return nil, errorf(CodeUndefinedColumn, noPos, "column \"%s\" specified in USING clause does not exist in left table", name)
+		case ri < 0:
+			return nil, errorf(CodeUndefinedColumn, noPos, "column \"%s\" specified in USING clause does not exist in right table", name)
+		case !sameCategory(p.cols[li].typ, p.cols[ri].typ):
+			return nil, errorf(CodeDatatypeMismatch, noPos, "JOIN/USING types %s and %s cannot be matched", formatType(p.cols[li].typ, -1), formatType(p.cols[ri].typ, -1))
 		}
-		switch p.kind {
-		case joinRight:
-			p.cols[li].usingDup, p.cols[ri].usingKey = true, true
-		case joinFull:
+		common := unifyTypes(p.cols[li].typ, p.cols[ri].typ)
+		// An inner join's merged column is an input's, the one already of
+		// the common type if the left one is not (buildMergedJoinVar).
+		rightKeeps := p.kind == joinInner && p.cols[li].typ != common && p.cols[ri].typ == common
+		switch {
+		case p.kind == joinRight || rightKeeps:
+			p.cols[li].usingDup = true
+			p.usingCols = append(p.usingCols, ri)
+		case p.kind == joinFull:
 			p.cols[li].usingDup, p.cols[ri].usingDup = true, true
 			p.merged = append(p.merged, [2]int{li, ri})
-			merged = append(merged, scopeCol{name: name, typ: p.cols[li].typ, usingKey: true})
+			p.usingCols = append(p.usingCols, len(p.cols)+len(merged))
+			merged = append(merged, scopeCol{name: name, typ: common})
 		default:
-			p.cols[ri].usingDup, p.cols[li].usingKey = true, true
+			p.cols[ri].usingDup = true
+			p.usingCols = append(p.usingCols, li)
 		}
 		l, r := colRef(0, li, p.cols[li]), colRef(0, ri, p.cols[ri])
 		e, err := b.binaryOp("=", l, r, noPos)
 		if err != nil {
 			return nil, err
 		}
-		conds = append(conds, &conj{e: e, refs: map[int]bool{li: true, ri: true}, eqL: l, eqR: r,
-			refL: map[int]bool{li: true}, refR: map[int]bool{ri: true}})
+		c := &conj{e: e, refs: map[int]bool{li: true, ri: true}}
+		if kindOf(l.typ) == kindOf(r.typ) { // hashable alike (an integer and a numeric are not), as bindConjuncts
+			c.eqL, c.eqR, c.refL, c.refR = l, r, map[int]bool{li: true}, map[int]bool{ri: true}
+		}
+		conds = append(conds, c)
 	}
 	p.cols = append(p.cols, merged...)
 	return conds, nil
@@ -435,7 +569,16 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction, argScope *scope) 
 			p.cols[i].name = colnames[i]
 		}
 	}
-	return p, nil
+	return p, aliasColumns(rf.Alias, len(p.cols))
+}
+
+// aliasColumns reports PostgreSQL's 42P10 for an alias that names more
+// columns (t(a, b, c)) than its FROM item has, n.
+func aliasColumns(a *pg_query.Alias, n int) error {
+	if a != nil && len(a.Colnames) > n {
+		return errorf("42P10", noPos, "table \"%s\" has %d columns available but %d columns specified", a.Aliasname, n, len(a.Colnames))
+	}
+	return nil
 }
 
 // fromCall is a function call in FROM, bound: its set-returning form and

@@ -61,6 +61,9 @@ func (b *binder) bindFuncCall(fc *pg_query.FuncCall, sc *scope) (*cexpr, error) 
 	if def, ok := srfs[name]; ok {
 		return b.bindSRFCall(fc, name, def, sc)
 	}
+	if _, ok := winFuncs[name]; ok {
+		return nil, errorf(CodeWrongObjectType, fc.Location, "window function %s requires an OVER clause", name)
+	}
 	if name == "overlaps" && len(fc.Args) == 4 {
 		return b.bindOverlaps(fc, sc)
 	}

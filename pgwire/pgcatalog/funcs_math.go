@@ -8,9 +8,10 @@ import (
 // Mathematical functions, for PostgreSQL-dialect queries over Shale's
 // tables: Grafana's time-bucketing macro expands to
 // floor(extract(epoch from ts)/300)*300. numeric arguments compute
-// exactly (numeric.go); exp, ln, log and power compute in float64
-// and give numeric results of 15 significant digits. Errors are
-// PostgreSQL 15's.
+// exactly (numeric.go, numeric_transcendental.go); double precision ones
+// use Go's math package, whose exp, ln, power and trigonometric functions
+// can differ from glibc's (which PostgreSQL calls on Linux) in the last
+// digit. Errors are PostgreSQL 15's.
 
 func init() {
 	for _, name := range []string{"floor", "ceil", "ceiling"} {
@@ -88,13 +89,13 @@ func init() {
 		return numericV(n.sqrt(n.sqrtScale())), nil
 	}})
 	register("cbrt", mathFloat(math.Cbrt))
-	register("exp", numericOrFloat(func(x float64) (float64, error) { return math.Exp(x), nil }, (*numeric).exp))
-	register("ln", numericOrFloat(func(x float64) (float64, error) { return logarithm(x, math.Log) }, (*numeric).ln))
+	register("exp", numericOrFloat(floatExp, (*numeric).exp))
+	register("ln", numericOrFloat(func(x float64) (float64, error) { return logarithm(x, false) }, (*numeric).ln))
 	log10 := func(n *numeric) (*numeric, error) { return n.log(numericFromInt(10)) }
-	register("log10", numericOrFloat(func(x float64) (float64, error) { return logarithm(x, math.Log10) }, log10))
+	register("log10", numericOrFloat(func(x float64) (float64, error) { return logarithm(x, true) }, log10))
 	register("log", &builtin{min: 1, max: 2, args: []uint32{tNumeric}, retFn: logType, fn: func(_ *evaluator, a []Value, t []uint32) (Value, error) {
 		if len(a) == 1 && floatOrNumeric(t) == tFloat8 {
-			x, err := logarithm(num(a[0]), math.Log10)
+			x, err := logarithm(num(a[0]), true)
 			return floatV(x), err
 		}
 		base, x := numericFromInt(10), a[0]
@@ -125,7 +126,8 @@ func init() {
 				return null, errorf("2201F", noPos, "a negative number raised to a non-integer power yields a complex result")
 			}
 			if powerType(t) == tFloat8 {
-				return floatV(math.Pow(x, y)), nil
+				p, err := floatPow(x, y)
+				return floatV(p), err
 			}
 			base, exp, err := numericPair(a[0], a[1])
 			if err != nil {
@@ -164,8 +166,17 @@ func init() {
 		}})
 	register("pi", constFn(tFloat8, func(*evaluator) Value { return floatV(math.Pi) }))
 	register("random", constFn(tFloat8, func(*evaluator) Value { return floatV(rand.Float64()) }))
-	register("degrees", mathFloat(func(x float64) float64 { return x * 180 / math.Pi }))
-	register("radians", mathFloat(func(x float64) float64 { return x * math.Pi / 180 }))
+	// As float8_div and float8_mul: an infinite result of a finite
+	// argument is an overflow, a zero one of a nonzero argument an
+	// underflow.
+	register("degrees", floatFn(func(x float64) (float64, error) {
+		v, err := floatResult(x/radiansPerDegree, math.IsInf(x, 0), x == 0)
+		return v.f, err
+	}))
+	register("radians", floatFn(func(x float64) (float64, error) {
+		v, err := floatResult(x*radiansPerDegree, math.IsInf(x, 0), x == 0)
+		return v.f, err
+	}))
 }
 
 // num is a number as a float64.
@@ -174,13 +185,17 @@ func num(v Value) float64 {
 	return f
 }
 
-// powerType is power's result type: numeric when either argument is.
+// powerType is power's result type: numeric when either argument is and
+// neither is a float (numeric converts to double precision implicitly, not
+// the other way).
 func powerType(t []uint32) uint32 {
-	if t[0] == tNumeric || t[1] == tNumeric {
+	if (t[0] == tNumeric || t[1] == tNumeric) && !isFloatType(t[0]) && !isFloatType(t[1]) {
 		return tNumeric
 	}
 	return tFloat8
 }
+
+func isFloatType(t uint32) bool { return t == tFloat4 || t == tFloat8 }
 
 // logType is log's result type: log(b, x) has only a numeric form.
 func logType(t []uint32) uint32 {
@@ -236,20 +251,46 @@ func numericOrFloat(f func(float64) (float64, error), n func(*numeric) (*numeric
 }
 
 // mathFloat is a function of one number that returns double precision.
-func mathFloat(f func(float64) float64) *builtin {
-	return &builtin{min: 1, args: []uint32{tFloat8}, ret: tFloat8, fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-		return floatV(f(num(a[0]))), nil
-	}}
+func mathFloat(f func(float64) float64) *builtin { return floatFn(everywhere(f)) }
+
+// floatExp is exp of a double, as dexp: an infinite or zero result of a
+// finite argument is out of range.
+func floatExp(x float64) (float64, error) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return math.Exp(x), nil
+	}
+	v, err := floatResult(math.Exp(x), false, false)
+	return v.f, err
 }
 
-func logarithm(x float64, log func(float64) float64) (float64, error) {
+// floatPow is power of doubles whose domain the caller checked, as dpow:
+// NaN ^ 0 and 1 ^ NaN are 1; an infinite result of finite arguments is an
+// overflow, a zero one of a nonzero base an underflow.
+func floatPow(x, y float64) (float64, error) {
+	switch {
+	case math.IsNaN(x) && y == 0, math.IsNaN(y) && x == 1:
+		return 1, nil
+	case math.IsNaN(x) || math.IsNaN(y):
+		return math.NaN(), nil
+	case math.IsInf(x, 0) || math.IsInf(y, 0):
+		return math.Pow(x, y), nil
+	}
+	v, err := floatResult(math.Pow(x, y), false, x == 0)
+	return v.f, err
+}
+
+// logarithm is ln x, or log10 x (base10), refusing zero and negative x.
+func logarithm(x float64, base10 bool) (float64, error) {
 	switch {
 	case x == 0:
 		return 0, errorf("2201E", noPos, "cannot take logarithm of zero")
 	case x < 0:
 		return 0, errorf("2201E", noPos, "cannot take logarithm of a negative number")
 	}
-	return log(x), nil
+	if base10 {
+		return math.Log10(x), nil
+	}
+	return math.Log(x), nil
 }
 
 // places is round's and trunc's second argument, 0 when absent.

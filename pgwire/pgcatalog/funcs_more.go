@@ -140,6 +140,9 @@ func init() {
 					return numericGCD(a[0], a[1], name == "lcm")
 				}
 				n, err := fn(a[0].i, a[1].i)
+				if err == nil { // gcd(integer, integer) is an integer
+					err = intRange(n, arithType(t[0], t[1]), "", 0, 0)
+				}
 				return intV(n), err
 			}})
 	}
@@ -372,39 +375,82 @@ func widthBucketArray(x, th Value, thType uint32) (Value, error) {
 
 // widthBucket is width_bucket(operand, low, high, count): the bucket of
 // count equal ones over [low, high) that operand falls in, 0 below and
-// count+1 above.
-func widthBucket(_ *evaluator, a []Value, _ []uint32) (Value, error) {
-	x, lo, hi := num(a[0]), num(a[1]), num(a[2])
+// count+1 above; the numeric form when an argument is numeric and none a
+// float, else the double precision one.
+func widthBucket(_ *evaluator, a []Value, t []uint32) (Value, error) {
 	count := a[3].i
-	switch {
-	case count <= 0:
+	if count <= 0 {
 		return null, errorf("2201G", noPos, "count must be greater than zero")
-	case lo == hi:
-		return null, errorf("2201G", noPos, "lower bound cannot equal upper bound")
+	}
+	if floatOrNumeric([]uint32{arithType(arithType(t[0], t[1]), t[2])}) == tNumeric {
+		return widthBucketNumeric(a, count)
+	}
+	x, lo, hi := num(a[0]), num(a[1]), num(a[2])
+	switch {
 	case math.IsNaN(x) || math.IsNaN(lo) || math.IsNaN(hi):
 		return null, errorf("2201G", noPos, "operand, lower bound, and upper bound cannot be NaN")
+	case math.IsInf(lo, 0) || math.IsInf(hi, 0):
+		return null, errorf("2201G", noPos, "lower and upper bounds must be finite")
+	case lo == hi:
+		return null, errorf("2201G", noPos, "lower bound cannot equal upper bound")
 	}
-	var b int64
-	if lo < hi {
-		switch {
-		case x < lo:
-			b = 0
-		case x >= hi:
-			b = count + 1
-		default:
-			b = int64(float64(count)*(x-lo)/(hi-lo)) + 1
-		}
-	} else {
-		switch {
-		case x > lo:
-			b = 0
-		case x <= hi:
-			b = count + 1
-		default:
-			b = int64(float64(count)*(lo-x)/(lo-hi)) + 1
-		}
+	// As width_bucket_float8: count times the fraction, plus one, in
+	// double precision, then converted to an integer as C converts it (a
+	// value outside the integers, NaN from an infinite product, becomes
+	// INT_MIN).
+	var f float64
+	switch {
+	case lo < hi && x < lo, lo > hi && x > lo:
+		return intV(0), nil
+	case lo < hi && x >= hi, lo > hi && x <= hi:
+		return intV(count + 1), intRange(count+1, tInt4, "", 0, 0)
+	case lo < hi:
+		f = float64(count)*(x-lo)/(hi-lo) + 1
+	default:
+		f = float64(count)*(lo-x)/(lo-hi) + 1
 	}
-	return intV(b), nil
+	if math.IsNaN(f) || f < math.MinInt32 || f >= math.MaxInt32+1 {
+		return intV(math.MinInt32), nil
+	}
+	return intV(int64(f)), nil
+}
+
+// widthBucketNumeric is width_bucket of numerics, exactly, as
+// width_bucket_numeric: ((operand - low) * count) / (high - low) at the
+// division's scale, plus one, floored.
+func widthBucketNumeric(a []Value, count int64) (Value, error) {
+	var v [3]*numeric
+	for i := range v {
+		n, err := numericOf(a[i])
+		if err != nil {
+			return null, err
+		}
+		v[i] = n
+	}
+	x, lo, hi := v[0], v[1], v[2]
+	if x.nan || lo.nan || hi.nan {
+		return null, errorf("2201G", noPos, "operand, lower bound, and upper bound cannot be NaN")
+	}
+	var b *numeric
+	switch c := lo.cmp(hi); {
+	case c == 0:
+		return null, errorf("2201G", noPos, "lower bound cannot equal upper bound")
+	case c < 0 && x.cmp(lo) < 0, c > 0 && x.cmp(lo) > 0:
+		return intV(0), nil
+	case c < 0 && x.cmp(hi) >= 0, c > 0 && x.cmp(hi) <= 0:
+		return intV(count + 1), intRange(count+1, tInt4, "", 0, 0)
+	default:
+		q, err := x.add(lo, true).mul(numericFromInt(count)).div(hi.add(lo, true))
+		if err != nil {
+			return null, err
+		}
+		b = q.add(numericFromInt(1), false).floorCeil(false)
+	}
+	n, ok := b.integer()
+	if !ok || n < math.MinInt32 || n > math.MaxInt32 {
+		return null, errorf(CodeOutOfRange, noPos, "integer out of range")
+	}
+	return intV(n), nil
 }
 
 // intervalFn is a function of one interval to an interval.

@@ -29,7 +29,7 @@ func (b *binder) bindGroupBy(clause, targets []*pg_query.Node, sc *scope, p *sel
 		if c := n.GetAConst(); c != nil && c.GetIval() != nil {
 			k := int(c.GetIval().Ival)
 			if k < 1 || k > len(targets) {
-				return 0, errorf(CodeUndefinedColumn, c.Location, "GROUP BY position %d is not in select list", k)
+				return 0, errorf("42P10", c.Location, "GROUP BY position %d is not in select list", k)
 			}
 			n = targets[k-1].GetResTarget().Val
 		} else if t := outputNamed(n, targets, sc); t != nil {
@@ -53,6 +53,12 @@ func (b *binder) bindGroupBy(clause, targets []*pg_query.Node, sc *scope, p *sel
 	}
 	if !hasSets {
 		for _, g := range clause {
+			if _, ok, err := rowKeys(g, addKey); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
 			if _, err := addKey(g); err != nil {
 				return err
 			}
@@ -81,12 +87,18 @@ func (b *binder) bindGroupBy(clause, targets []*pg_query.Node, sc *scope, p *sel
 func expandGrouping(n *pg_query.Node, addKey func(*pg_query.Node) (int, error)) ([][]int, error) {
 	gs := n.GetGroupingSet()
 	if gs == nil {
+		if ks, ok, err := rowKeys(n, addKey); ok {
+			return [][]int{ks}, err
+		}
 		k, err := addKey(n)
 		return [][]int{{k}}, err
 	}
 	// element is one item of ROLLUP or CUBE: an expression or a
 	// parenthesized list of them.
 	element := func(m *pg_query.Node) ([]int, error) {
+		if ks, ok, err := rowKeys(m, addKey); ok {
+			return ks, err
+		}
 		if inner := m.GetGroupingSet(); inner != nil && inner.Kind == pg_query.GroupingSetKind_GROUPING_SET_SIMPLE {
 			var ks []int
 			for _, c := range inner.Content {
@@ -150,6 +162,25 @@ func expandGrouping(n *pg_query.Node, addKey func(*pg_query.Node) (int, error)) 
 		out = append(out, sets...)
 	}
 	return out, nil
+}
+
+// rowKeys is the keys of a parenthesized list written as a GROUP BY item
+// ((a, b) in GROUPING SETS ((a, b), ())): each of its expressions, as
+// PostgreSQL's flatten_grouping_sets reads it (ROW(a, b) stays one key).
+func rowKeys(n *pg_query.Node, addKey func(*pg_query.Node) (int, error)) ([]int, bool, error) {
+	r := n.GetRowExpr()
+	if r == nil || r.RowFormat != pg_query.CoercionForm_COERCE_IMPLICIT_CAST {
+		return nil, false, nil
+	}
+	var ks []int
+	for _, a := range r.Args {
+		k, err := addKey(a)
+		if err != nil {
+			return nil, true, err
+		}
+		ks = union(ks, []int{k})
+	}
+	return ks, true, nil
 }
 
 // union is a and b's keys, a's first.

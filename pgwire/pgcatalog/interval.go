@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -408,6 +409,20 @@ func (iv interval) add(o interval) interval {
 	return interval{iv.months + o.months, iv.days + o.days, iv.micros + o.micros}
 }
 
+// compare orders intervals by their length, as interval_cmp does: in 128
+// bits, which a long interval's microseconds need (span would overflow).
+func (iv interval) compare(o interval) int {
+	wide := func(x interval) *big.Int {
+		d := big.NewInt(x.months*30 + x.days)
+		d.Mul(d, big.NewInt(86400e6))
+		return d.Add(d, big.NewInt(x.micros))
+	}
+	if a, b := iv.months*30+iv.days, o.months*30+o.days; max(a, -a, b, -b) < 100_000_000 {
+		return cmp.Compare(iv.span(), o.span()) // no overflow
+	}
+	return wide(iv).Cmp(wide(o))
+}
+
 // span is the length PostgreSQL compares intervals by: a month is 30
 // days, a day 24 hours.
 func (iv interval) span() int64 {
@@ -418,7 +433,7 @@ func (iv interval) span() int64 {
 // would order '10 days' before '2 days').
 func intervalCmp(op string, l, r *cexpr) *cexpr {
 	return strictBinary(tBool, l, r, intervals(func(a, c interval) Value {
-		return boolV(cmpResult(op, cmp.Compare(a.span(), c.span())))
+		return boolV(cmpResult(op, a.compare(c)))
 	}))
 }
 

@@ -14,6 +14,9 @@ func (b *binder) bindAExpr(a *pg_query.A_Expr, sc *scope) (*cexpr, error) {
 		if lr, rr := a.Lexpr.GetRowExpr(), a.Rexpr.GetRowExpr(); lr != nil && rr != nil {
 			return b.rowComparison(op, lr.Args, rr.Args, sc, a.Location)
 		}
+		if lr, sub := a.Lexpr.GetRowExpr(), a.Rexpr.GetSubLink(); lr != nil && sub != nil && sub.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+			return b.rowSubqueryComparison(op, lr.Args, sub, sc, a.Location)
+		}
 		r, err := b.bindExpr(a.Rexpr, sc)
 		if err != nil {
 			return nil, err
@@ -229,6 +232,9 @@ func (b *binder) unaryOp(op string, r *cexpr, pos int32) (*cexpr, error) {
 			case op == "~" && v.k == kInt:
 				return intV(^v.i), nil
 			case v.k == kInt:
+				if err := intRange(-v.i, r.typ, "-", 0, v.i); err != nil && isIntegerType(r.typ) {
+					return null, err
+				}
 				return intV(-v.i), nil
 			case v.k == kFloat:
 				return floatV(-v.f), nil

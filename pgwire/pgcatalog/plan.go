@@ -99,10 +99,13 @@ type joinPlan struct {
 	// merged are a FULL JOIN … USING's columns, after the inputs': each
 	// the first non-NULL of a left and a right column (bindUsing).
 	merged [][2]int
-	conds  []*conj
-	eq     *conj
-	eqSwap bool // eq's left side reads the right input
-	cols   []scopeCol
+	// usingCols are the columns USING (or NATURAL) names, in its order:
+	// an unqualified * lists them first (starColumns).
+	usingCols []int
+	conds     []*conj
+	eq        *conj
+	eqSwap    bool // eq's left side reads the right input
+	cols      []scopeCol
 }
 
 func (p *joinPlan) columns() []scopeCol { return p.cols }

@@ -33,7 +33,78 @@ func (b *binder) rowComparison(op string, left, right []*pg_query.Node, sc *scop
 			return nil, err
 		}
 	}
+	return &cexpr{typ: tBool, name: "?column?", fn: rowCompare(op, strict, eqs, cmps)}, nil
+}
+
+// rowSubqueryComparison binds (a, b) op (subquery), PostgreSQL's
+// ROWCOMPARE sublink: the row compared with the subquery's one row, NULL
+// when it has none, 21000 when it has more.
+func (b *binder) rowSubqueryComparison(op string, left []*pg_query.Node, x *pg_query.SubLink, sc *scope, pos int32) (*cexpr, error) {
+	q, _, err := b.bindSubquery(x, sc)
+	if err != nil {
+		return nil, err
+	}
+	ls, compare, err := b.rowWithSubquery(op, left, q, sc, pos)
+	if err != nil {
+		return nil, err
+	}
 	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		row, err := evalArgs(ev, e, ls)
+		if err != nil {
+			return null, err
+		}
+		rows, err := q.run(ev, e)
+		switch {
+		case err != nil:
+			return null, err
+		case len(rows) == 0:
+			return null, nil
+		case len(rows) > 1:
+			return null, errMultipleRows
+		}
+		return compare(ev, &env{row: append(row, rows[0]...), outer: e})
+	}}, nil
+}
+
+// rowWithSubquery binds the row left for comparing (op) with the rows of
+// subquery q: the row's fields, and the comparison, which reads an env
+// whose row is the left values followed by a subquery row's.
+func (b *binder) rowWithSubquery(op string, left []*pg_query.Node, q *queryPlan, sc *scope, pos int32) ([]*cexpr, func(*evaluator, *env) (Value, error), error) {
+	strict := map[string]string{"=": "=", "<>": "<>", "!=": "<>", "<": "<", "<=": "<", ">": ">", ">=": ">"}[op]
+	if strict == "" {
+		return nil, nil, errorf(CodeNotSupported, pos, "operator %s is not supported for row expressions", op)
+	}
+	ls, err := b.bindArgs(left, sc)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case len(q.cols) > len(ls):
+		return nil, nil, errorf(CodeSyntax, pos, "subquery has too many columns")
+	case len(q.cols) < len(ls):
+		return nil, nil, errorf(CodeSyntax, pos, "subquery has too few columns")
+	}
+	n := len(ls)
+	eqs, cmps := make([]*cexpr, n), make([]*cexpr, n)
+	for i, l := range ls {
+		if l.untyped {
+			ls[i] = b.coerce(l, q.cols[i].typ)
+		}
+		lc := colRef(0, i, scopeCol{typ: ls[i].typ})
+		rc := colRef(0, n+i, scopeCol{typ: q.cols[i].typ})
+		if eqs[i], err = b.binaryOp("=", lc, rc, pos); err != nil {
+			return nil, nil, err
+		}
+		if cmps[i], err = b.binaryOp(strict, lc, rc, pos); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ls, rowCompare(op, strict, eqs, cmps), nil
+}
+
+// rowCompare evaluates a row comparison from its pairs' = and strict
+// (<, >, = or <>) comparisons.
+func rowCompare(op, strict string, eqs, cmps []*cexpr) func(ev *evaluator, e *env) (Value, error) {
+	return func(ev *evaluator, e *env) (Value, error) {
 		sawNull := false
 		for i, eq := range eqs {
 			v, err := eq.fn(ev, e)
@@ -55,5 +126,5 @@ func (b *binder) rowComparison(op string, left, right []*pg_query.Node, sc *scop
 			return null, nil
 		}
 		return boolV(op == "=" || op == "<=" || op == ">="), nil
-	}}, nil
+	}
 }

@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"context"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
@@ -66,10 +67,9 @@ type scopeCol struct {
 	// tableoid (nil: a subquery, CTE, function or VALUES).
 	src *relRef
 	// usingDup hides a copy of a JOIN USING column from unqualified
-	// references and from *; usingKey marks the column they name instead
-	// (a visible copy, or a FULL JOIN's merged column), which * lists
-	// first, as PostgreSQL does.
-	usingDup, usingKey bool
+	// references and from * (the join lists the column it names:
+	// joinPlan.usingCols).
+	usingDup bool
 	// scan is the Shale table a column reads (nil for other relations):
 	// its primary key, grouped, makes the table's other columns grouped too.
 	scan *tableScanPlan
@@ -107,10 +107,65 @@ type scope struct {
 	// replaced by the select-list item it names), for checkGrouped.
 	groupKeys  []string
 	groupNodes []*pg_query.Node
+	// srfRefusal, when set, is the construct being bound that takes no
+	// set-returning function (CASE, COALESCE), though its clause may.
+	srfRefusal string
+	// clause is the clause being bound, as PostgreSQL names it in "...
+	// functions are not allowed in WHERE" (notAllowed); "" where it does
+	// not say.
+	clause string
 	// argAggs, when set, collects the aggregates an aggregate's own
 	// arguments may hold: a window aggregate's, which runs after grouping
 	// (sum(count(*)) OVER ()).
 	argAggs *[]*aggSlot
+}
+
+// Clauses that are no SQL clause: an aggregate's or a window function's
+// arguments, where PostgreSQL names the call that holds another.
+const (
+	clauseAggArgs = "\x00aggregate"
+	clauseWinArgs = "\x00window"
+)
+
+// enter makes clause the clause sc binds until restore is called.
+func (s *scope) enter(clause string) (restore func()) {
+	old := s.clause
+	s.clause = clause
+	return func() { s.clause = old }
+}
+
+// refusingSRFs is sc for the operands of construct (CASE, COALESCE),
+// where PostgreSQL refuses set-returning functions.
+func (s *scope) refusingSRFs(construct string) *scope {
+	inner := *s
+	inner.srfRefusal = construct
+	return &inner
+}
+
+// notAllowed is PostgreSQL's error for an aggregate, window or
+// set-returning function call (kind) where sc's clause refuses it.
+func notAllowed(kind string, sc *scope, pos int32) *Error {
+	code := map[string]string{"aggregate": CodeGrouping, "window": CodeWindowing, "set-returning": CodeNotSupported}[kind]
+	var err *Error
+	switch sc.clause {
+	case "":
+		err = errorf(code, pos, "%s functions are not allowed here", kind)
+	case clauseAggArgs, clauseWinArgs:
+		outer := strings.TrimPrefix(sc.clause, "\x00")
+		if kind == outer {
+			return errorf(code, pos, "%s function calls cannot be nested", kind)
+		}
+		if kind == "window" {
+			code = CodeGrouping
+		}
+		err = errorf(code, pos, "%s function calls cannot contain %s function calls", outer, kind)
+		if kind == "set-returning" {
+			err.Hint = "You might be able to move the set-returning function into a LATERAL FROM item."
+		}
+	default:
+		err = errorf(code, pos, "%s functions are not allowed in %s", kind, sc.clause)
+	}
+	return err
 }
 
 func (s *scope) lookupCTE(name string) *cteDef {

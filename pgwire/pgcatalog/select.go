@@ -32,16 +32,23 @@ func (b *binder) bindQuery(s *pg_query.SelectStmt, parent, cteOuter *scope) (*qu
 			c := n.GetCommonTableExpr()
 			var q *queryPlan
 			var err error
-			if s.WithClause.Recursive && isRecursiveUnion(c) {
+			if _, dup := sc.ctes[c.Ctename]; dup {
+				return nil, errorf("42712", c.Location, "WITH query name \"%s\" specified more than once", c.Ctename)
+			}
+			recursive := s.WithClause.Recursive && isRecursive(c)
+			if (c.SearchClause != nil || c.CycleClause != nil) && !recursive {
+				return nil, errorf(CodeSyntax, c.Location, "WITH query is not recursive")
+			}
+			if recursive {
 				q, err = b.bindRecursiveCTE(c, parent, sc)
 			} else {
 				q, err = b.bindQuery(c.Ctequery.GetSelectStmt(), parent, sc)
 			}
+			if err == nil {
+				q, err = cteColumns(c, q)
+			}
 			if err != nil {
 				return nil, err
-			}
-			if names := strs(c.Aliascolnames); len(names) > 0 {
-				q = renameCols(q, names)
 			}
 			sc.ctes[c.Ctename] = &cteDef{name: c.Ctename, q: q}
 		}
@@ -57,6 +64,20 @@ func (b *binder) bindQuery(s *pg_query.SelectStmt, parent, cteOuter *scope) (*qu
 		return b.bindOuterSortLimit(q, s, sc)
 	}
 	return b.bindSelect(s, sc)
+}
+
+// cteColumns is a WITH query's result under the column names its
+// definition lists (WITH t(a, b) AS ...), which may not outnumber its
+// columns.
+func cteColumns(c *pg_query.CommonTableExpr, q *queryPlan) (*queryPlan, error) {
+	names := strs(c.Aliascolnames)
+	switch {
+	case len(names) == 0:
+		return q, nil
+	case len(names) > len(q.cols):
+		return nil, errorf("42P10", c.Location, "WITH query \"%s\" has %d columns available but %d columns specified", c.Ctename, len(q.cols), len(names))
+	}
+	return renameCols(q, names), nil
 }
 
 func renameCols(q *queryPlan, names []string) *queryPlan {
@@ -99,19 +120,18 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	}
 	b.pushdown(s.WhereClause, sc, from)
 	// The select list, HAVING and ORDER BY may hold aggregates, window
-	// functions and (the select list) set-returning functions.
-	sc.aggs, sc.wins, sc.srfs = &p.aggs, &p.wins, &p.srfs
-	for _, w := range s.WindowClause {
-		if def := w.GetWindowDef(); def != nil {
-			if sc.windows == nil {
-				sc.windows = map[string]*pg_query.WindowDef{}
-			}
-			sc.windows[def.Name] = def
-		}
-	}
-	if err := b.bindGroupBy(s.GroupClause, s.TargetList, sc, p); err != nil {
+	// functions and (the select list) set-returning functions; GROUP BY
+	// only the last.
+	sc.srfs = &p.srfs
+	if err := b.bindWindowClause(s.WindowClause, sc); err != nil {
 		return nil, err
 	}
+	restore := sc.enter("GROUP BY")
+	err = b.bindGroupBy(s.GroupClause, s.TargetList, sc, p)
+	if restore(); err != nil {
+		return nil, err
+	}
+	sc.aggs, sc.wins = &p.aggs, &p.wins
 	// The columns subqueries of the select list, HAVING and ORDER BY read
 	// from this level, which a grouped select must group (checkGrouped).
 	var outerRefs []outerRef
@@ -119,15 +139,12 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	if err := b.bindTargets(p, s.TargetList, sc); err != nil {
 		return nil, err
 	}
-	if len(s.GroupClause) == 0 && len(p.aggs) > 0 {
-		if err := ungroupedColumn(s.TargetList, sc); err != nil {
-			return nil, err
-		}
-	}
 	srfs := p.srfs
 	sc.srfs = nil
 	if s.HavingClause != nil {
-		if p.having, err = b.bindBool(s.HavingClause, sc, "HAVING"); err != nil {
+		sc.wins = nil
+		p.having, err = b.bindBool(s.HavingClause, sc, "HAVING")
+		if sc.wins = &p.wins; err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +174,7 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 	if len(p.srfs) != len(srfs) {
 		return nil, errorf(CodeNotSupported, noPos, "set-returning functions are only supported in the select list")
 	}
-	if p.grouped && b.tables != nil { // a query over Shale's tables
+	if p.grouped {
 		if err := b.checkGrouped(groupedExprs(s, p), outerRefs, sc); err != nil {
 			return nil, err
 		}
@@ -232,18 +249,23 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 					schema = f[len(f)-3]
 				}
 				n := 0
-				// An unqualified * lists JOIN USING columns first.
-				for _, keys := range []bool{true, false} {
-					for i, c := range sc.cols {
-						if qual == "" && !c.usingDup && c.usingKey == keys ||
-							keys && qual != "" && c.rel == qual && (schema == "" || c.schema == schema) {
-							if p.pruned(len(p.targets)) {
-								p.addTarget(constExpr(null, c.typ), c.name)
-							} else {
-								p.addTarget(colRef(0, i, c), c.name)
-							}
-							n++
-						}
+				// A pruned column (prune.go) is bound as NULL.
+				add := func(i int, c scopeCol) {
+					if p.pruned(len(p.targets)) {
+						p.addTarget(constExpr(null, c.typ), c.name)
+					} else {
+						p.addTarget(colRef(0, i, c), c.name)
+					}
+					n++
+				}
+				if qual == "" {
+					for _, i := range starColumns(p.from) {
+						add(i, sc.cols[i])
+					}
+				}
+				for i, c := range sc.cols {
+					if qual != "" && c.rel == qual && (schema == "" || c.schema == schema) {
+						add(i, c)
 					}
 				}
 				if n == 0 && qual != "" {
@@ -276,34 +298,6 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 	return nil
 }
 
-// ungroupedColumn reports PostgreSQL's 42803 for an aggregate query
-// without GROUP BY whose select list also names a column of its own
-// level (SELECT device_id, count(*) FROM t): the commonest form of the
-// mistake, checked without judging expressions built over columns.
-func ungroupedColumn(targets []*pg_query.Node, sc *scope) error {
-	for _, t := range targets {
-		cr := t.GetResTarget().GetVal().GetColumnRef()
-		if cr == nil {
-			continue
-		}
-		f := strs(cr.Fields)
-		if len(f) == 0 || f[len(f)-1] == "*" {
-			continue
-		}
-		schema, qual, name := splitColumnRef(f)
-		levels, _, col, err := sc.resolve(schema, qual, name, cr.Location)
-		if err != nil || levels > 0 {
-			continue
-		}
-		ref := name
-		if col.rel != "" {
-			ref = col.rel + "." + name
-		}
-		return errorf(CodeGrouping, cr.Location, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", ref)
-	}
-	return nil
-}
-
 // bindSortKey resolves an ORDER BY item: a position or output column name
 // refers to the select list; anything else is evaluated over the input and
 // carried as a hidden column.
@@ -321,7 +315,7 @@ func (b *binder) bindOrderExpr(n *pg_query.Node, p *selectPlan, sc *scope) (int,
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
 		k := int(c.GetIval().Ival)
 		if k < 1 || k > p.nvisible {
-			return 0, errorf(CodeUndefinedColumn, c.Location, "ORDER BY position %d is not in select list", k)
+			return 0, errorf("42P10", c.Location, "ORDER BY position %d is not in select list", k)
 		}
 		return k - 1, nil
 	}
@@ -424,7 +418,7 @@ func newSortKey(s *pg_query.SortBy) sortKey {
 }
 
 func (b *binder) bindLimit(s *pg_query.SelectStmt, sc *scope) (limit, offset *cexpr, err error) {
-	inner := &scope{parent: sc.parent, ctes: sc.ctes}
+	inner := &scope{parent: sc.parent, ctes: sc.ctes, clause: "LIMIT"}
 	if s.LimitCount != nil && s.LimitCount.GetAConst().GetIsnull() == false {
 		if limit, err = b.bindExpr(s.LimitCount, inner); err != nil {
 			return nil, nil, err
@@ -437,6 +431,7 @@ func (b *binder) bindLimit(s *pg_query.SelectStmt, sc *scope) (limit, offset *ce
 		}
 	}
 	if s.LimitOffset != nil {
+		inner.clause = "OFFSET"
 		if offset, err = b.bindExpr(s.LimitOffset, inner); err != nil {
 			return nil, nil, err
 		}
@@ -476,6 +471,9 @@ func nonNegative(e *cexpr, clause, code string) (*cexpr, error) {
 }
 
 func (b *binder) bindBool(n *pg_query.Node, sc *scope, clause string) (*cexpr, error) {
+	if name, ok := clauseNames[clause]; ok {
+		defer sc.enter(name)()
+	}
 	e, err := b.bindExpr(n, sc)
 	if err != nil {
 		return nil, err
@@ -488,6 +486,10 @@ func (b *binder) bindBool(n *pg_query.Node, sc *scope, clause string) (*cexpr, e
 	}
 	return e, nil
 }
+
+// clauseNames are the clauses bindBool binds that refuse aggregates,
+// window functions or set-returning functions, as their errors name them.
+var clauseNames = map[string]string{"WHERE": "WHERE", "JOIN/ON": "JOIN conditions", "HAVING": "HAVING", "FILTER": "FILTER"}
 
 // bindValues binds VALUES lists; unknown literals become text.
 func (b *binder) bindValues(s *pg_query.SelectStmt, sc *scope) (*queryPlan, error) {

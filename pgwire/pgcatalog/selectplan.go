@@ -122,8 +122,12 @@ func (p *selectPlan) run(ev *evaluator, outer *env) ([][]Value, error) {
 		}
 	}
 	if len(p.wins) > 0 {
-		if err := computeWindows(ev, p.wins, envs); err != nil {
+		emitted, err := computeWindows(ev, p.wins, envs)
+		if err != nil {
 			return nil, err
+		}
+		if emitted != nil && len(p.sort) == 0 && !p.distinct && len(p.srfs) == 0 {
+			envs = emitted // without ORDER BY, rows come out as the window sorted them
 		}
 	}
 	out, err := p.project(ev, envs)

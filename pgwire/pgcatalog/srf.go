@@ -82,7 +82,7 @@ func seriesType(t []uint32) uint32 {
 		return tTimestamptz
 	case t[0] == tTimestamp:
 		return tTimestamp
-	case t[0] == tNumeric || t[1] == tNumeric:
+	case t[0] == tNumeric || t[1] == tNumeric || len(t) > 2 && t[2] == tNumeric:
 		return tNumeric
 	case t[0] == tInt8 || t[1] == tInt8 || len(t) > 2 && t[2] == tInt8:
 		return tInt8
@@ -303,7 +303,21 @@ type srfSlot struct {
 }
 
 func (b *binder) bindSRFCall(fc *pg_query.FuncCall, name string, def *srfDef, sc *scope) (*cexpr, error) {
+	// As PostgreSQL checks: the clause as the call is read, CASE or
+	// COALESCE once read, an aggregate's arguments after that.
+	argsClause := sc.clause == clauseAggArgs || sc.clause == clauseWinArgs
+	if sc.srfs == nil && sc.clause != "" && !argsClause {
+		return nil, notAllowed("set-returning", sc, fc.Location)
+	}
+	if sc.srfRefusal != "" {
+		err := errorf(CodeNotSupported, fc.Location, "set-returning functions are not allowed in %s", sc.srfRefusal)
+		err.Hint = "You might be able to move the set-returning function into a LATERAL FROM item."
+		return nil, err
+	}
 	if sc.srfs == nil {
+		if argsClause {
+			return nil, notAllowed("set-returning", sc, fc.Location)
+		}
 		return nil, errorf(CodeNotSupported, fc.Location, "set-returning function %s is only supported in a select list or FROM", name)
 	}
 	inner := *sc

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"slices"
 	"strconv"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -11,16 +12,9 @@ import (
 // evaluated afresh for each row of the enclosing query, and otherwise once
 // per statement (subPlan).
 func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
-	correlated := false
-	unwatch := watchReferences(sc, func() { correlated = true })
-	inner, err := b.bindQuery(x.Subselect.GetSelectStmt(), sc, nil)
-	unwatch()
+	q, correlated, err := b.bindSubquery(x, sc)
 	if err != nil {
 		return nil, err
-	}
-	q := inner
-	if !correlated {
-		q = &queryPlan{root: &subPlan{q: inner}, cols: inner.cols}
 	}
 	switch x.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
@@ -83,6 +77,21 @@ func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
 	return nil, errorf(CodeNotSupported, x.Location, "unsupported subquery type in catalog query")
 }
 
+// bindSubquery binds a subquery of an expression in sc; an uncorrelated
+// one runs once per statement.
+func (b *binder) bindSubquery(x *pg_query.SubLink, sc *scope) (q *queryPlan, correlated bool, err error) {
+	unwatch := watchReferences(sc, func() { correlated = true })
+	inner, err := b.bindQuery(x.Subselect.GetSelectStmt(), sc, nil)
+	unwatch()
+	if err != nil {
+		return nil, false, err
+	}
+	if correlated {
+		return inner, true, nil
+	}
+	return &queryPlan{root: &subPlan{q: inner}, cols: inner.cols}, false, nil
+}
+
 // errMultipleRows is a scalar subquery's error for a row of the enclosing
 // query that finds more than one row; PostgreSQL gives it no position.
 var errMultipleRows = errorf(CodeCardinality, noPos, "more than one row returned by a subquery used as an expression")
@@ -96,7 +105,7 @@ func rootFields(q *queryPlan) []colDef {
 }
 
 func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *scope, once bool) (*cexpr, error) {
-	if len(q.cols) != 1 {
+	if len(q.cols) != 1 || x.Testexpr.GetRowExpr() != nil {
 		return b.bindRowInSubquery(x, q, sc)
 	}
 	l, err := b.bindExpr(x.Testexpr, sc)
@@ -154,26 +163,23 @@ func (b *binder) bindQuantifiedSubquery(x *pg_query.SubLink, q *queryPlan, sc *s
 	return perRow, nil
 }
 
-// bindRowInSubquery binds (a, b) IN (SELECT x, y ...) and its negation,
-// (a, b) <> ALL (...): a row equals a subquery row when every field does;
-// a NULL field makes the comparison unknown unless another field differs.
+// bindRowInSubquery binds (a, b) op ANY (SELECT x, y ...) (IN is = ANY)
+// and op ALL: the row compared with each subquery row as a row
+// comparison does; ANY is true when one comparison is, ALL false when one
+// is, and otherwise a NULL comparison makes either NULL.
 func (b *binder) bindRowInSubquery(x *pg_query.SubLink, q *queryPlan, sc *scope) (*cexpr, error) {
 	op := "="
 	if len(x.OperName) > 0 {
 		op = lastName(x.OperName)
 	}
 	all := x.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
-	if row := x.Testexpr.GetRowExpr(); row == nil || len(row.Args) != len(q.cols) || (op == "=") == all || op != "=" && op != "<>" {
-		return nil, errorf(CodeNotSupported, x.Location, "this row comparison with a subquery is not supported in catalog queries")
+	row := x.Testexpr.GetRowExpr()
+	if row == nil {
+		return nil, errorf(CodeSyntax, x.Location, "subquery has too many columns")
 	}
-	l, err := b.bindArgs(x.Testexpr.GetRowExpr().Args, sc)
+	l, compare, err := b.rowWithSubquery(op, row.Args, q, sc, x.Location)
 	if err != nil {
 		return nil, err
-	}
-	for i, a := range l {
-		if a.untyped {
-			l[i] = b.coerce(a, q.cols[i].typ)
-		}
 	}
 	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		vals, err := evalArgs(ev, e, l)
@@ -186,11 +192,14 @@ func (b *binder) bindRowInSubquery(x *pg_query.SubLink, q *queryPlan, sc *scope)
 		}
 		unknown := false
 		for _, r := range rows {
-			switch rowsEqual(vals, r) {
-			case 1:
-				return boolV(!all), nil // IN found it; <> ALL fails
-			case 0:
+			v, err := compare(ev, &env{row: append(slices.Clone(vals), r...), outer: e})
+			switch {
+			case err != nil:
+				return null, err
+			case v.isNull():
 				unknown = true
+			case v.b != all:
+				return boolV(!all), nil // ANY found one; ALL failed one
 			}
 		}
 		if unknown {
@@ -198,21 +207,6 @@ func (b *binder) bindRowInSubquery(x *pg_query.SubLink, q *queryPlan, sc *scope)
 		}
 		return boolV(all), nil
 	}}, nil
-}
-
-// rowsEqual compares two rows field by field: 1 equal, -1 different, 0
-// unknown (a NULL field, and no field that differs).
-func rowsEqual(a, b []Value) int {
-	result := 1
-	for i := range a {
-		switch {
-		case a[i].isNull() || b[i].isNull():
-			result = 0
-		case compare(a[i], b[i]) != 0:
-			return -1
-		}
-	}
-	return result
 }
 
 // watchReferences calls mark whenever an expression bound from now on

@@ -1,7 +1,6 @@
 package pgcatalog
 
 import (
-	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -149,7 +148,7 @@ func compareAs(a, b Value, typ uint32) int {
 		x, errX := parseInterval(a.s)
 		y, errY := parseInterval(b.s)
 		if errX == nil && errY == nil {
-			return cmp.Compare(x.span(), y.span())
+			return x.compare(y)
 		}
 	}
 	return compare(a, b)

@@ -21,6 +21,8 @@ type winSlot struct {
 	order     []*cexpr
 	keys      []sortKey
 	frame     winFrame
+	// spec identifies the window's PARTITION BY and ORDER BY.
+	spec string
 }
 
 // winFuncs are the window functions that are not aggregates, with their
@@ -36,14 +38,14 @@ var winFuncs = map[string]struct {
 
 func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cexpr, error) {
 	if sc.wins == nil {
-		return nil, errorf(CodeGrouping, fc.Location, "window functions are not allowed here")
+		return nil, notAllowed("window", sc, fc.Location)
 	}
 	def, err := sc.windowDef(fc.Over, fc.Over.Location)
 	if err != nil {
 		return nil, err
 	}
 	inner := *sc
-	inner.wins, inner.srfs = nil, nil
+	inner.wins, inner.srfs, inner.clause = nil, nil, clauseWinArgs
 	slot := &winSlot{name: name}
 	var typ uint32
 	if wf, ok := winFuncs[name]; ok {
@@ -54,6 +56,13 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 			return nil, noFunction(fc.Location, name, typeList(slot.args))
 		}
 		typ = wf.ret
+		for i, a := range slot.args {
+			// ntile's buckets and the offsets are integers: a bigint or a
+			// numeric has no implicit cast to one.
+			if (i == 1 || typ != 0) && i < 2 && !a.untyped && a.typ != tInt2 && a.typ != tInt4 {
+				return nil, noFunction(fc.Location, name, typeList(slot.args))
+			}
+		}
 		for i, a := range slot.args {
 			switch {
 			case i == 0 && typ == 0 && a.untyped:
@@ -70,6 +79,9 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 		if typ == 0 {
 			typ = slot.args[0].typ
 		}
+		if err := windowModifiers(fc, false); err != nil {
+			return nil, err
+		}
 	} else {
 		def, ok := aggregates[name]
 		if !ok {
@@ -77,6 +89,9 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 		}
 		if def.ordered {
 			return nil, errorf(CodeNotSupported, fc.Location, "OVER is not supported for ordered-set aggregate %s", name)
+		}
+		if err := windowModifiers(fc, true); err != nil {
+			return nil, err
 		}
 		aggs := []*aggSlot{}
 		aggScope := inner
@@ -87,6 +102,11 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 		}
 		slot.agg, typ = aggs[0], e.typ
 	}
+	inner.clause = "window definitions"
+	slot.spec = nodeKey(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: []*pg_query.Node{
+		{Node: &pg_query.Node_List{List: &pg_query.List{Items: def.PartitionClause}}},
+		{Node: &pg_query.Node_List{List: &pg_query.List{Items: def.OrderClause}}},
+	}}}})
 	if slot.partition, err = b.bindArgs(def.PartitionClause, &inner); err != nil {
 		return nil, err
 	}
@@ -113,31 +133,88 @@ func (b *binder) bindWindow(fc *pg_query.FuncCall, name string, sc *scope) (*cex
 	}}, nil
 }
 
+// windowModifiers refuses what a call over a window may not have, as
+// PostgreSQL does: DISTINCT and an aggregate's ORDER BY, and FILTER but
+// for an aggregate (agg).
+func windowModifiers(fc *pg_query.FuncCall, agg bool) error {
+	switch {
+	case fc.AggDistinct:
+		return errorf(CodeNotSupported, fc.Location, "DISTINCT is not implemented for window functions")
+	case len(fc.AggOrder) > 0:
+		return errorf(CodeNotSupported, fc.Location, "aggregate ORDER BY is not implemented for window functions")
+	case fc.AggFilter != nil && !agg:
+		return errorf(CodeNotSupported, fc.Location, "FILTER is not implemented for non-aggregate window functions")
+	}
+	return nil
+}
+
+// bindWindowClause reads the query's WINDOW clause into sc.windows, each
+// definition resolved against the earlier one it names, as PostgreSQL's
+// transformWindowDefinitions does.
+func (b *binder) bindWindowClause(defs []*pg_query.Node, sc *scope) error {
+	if len(defs) == 0 {
+		return nil
+	}
+	sc.windows = map[string]*pg_query.WindowDef{}
+	for _, n := range defs {
+		def := n.GetWindowDef()
+		if def == nil {
+			continue
+		}
+		if _, dup := sc.windows[def.Name]; dup {
+			return errorf(CodeWindowing, def.Location, "window \"%s\" is already defined", def.Name)
+		}
+		resolved, err := sc.inheritWindow(def, false)
+		if err != nil {
+			return err
+		}
+		sc.windows[def.Name] = resolved
+	}
+	return nil
+}
+
 // windowDef resolves a call's OVER clause against the query's named
 // windows: OVER w is w; OVER (w ORDER BY x) is w's partitioning with its
 // own ordering and frame.
 func (sc *scope) windowDef(over *pg_query.WindowDef, pos int32) (*pg_query.WindowDef, error) {
-	ref := over.Refname
-	if ref == "" && over.Name != "" && len(over.PartitionClause) == 0 && len(over.OrderClause) == 0 {
-		ref = over.Name
+	if over.Refname != "" || over.Name == "" {
+		return sc.inheritWindow(over, true)
 	}
+	base, ok := sc.windows[over.Name]
+	if !ok {
+		return nil, errorf(CodeUndefinedObject, pos, "window \"%s\" does not exist", over.Name)
+	}
+	return base, nil
+}
+
+// inheritWindow is the window def, which may name another (w in
+// (w ORDER BY x)) to take its partitioning and ordering from: it may add
+// an ordering and a frame, not replace them, and the window it names may
+// not have a frame. over says def is an OVER clause's.
+func (sc *scope) inheritWindow(def *pg_query.WindowDef, over bool) (*pg_query.WindowDef, error) {
+	ref := def.Refname
 	if ref == "" {
-		return over, nil
+		return def, nil
 	}
 	base, ok := sc.windows[ref]
-	if !ok {
-		return nil, errorf(CodeUndefinedObject, pos, "window \"%s\" does not exist", ref)
+	switch {
+	case !ok:
+		return nil, errorf(CodeUndefinedObject, def.Location, "window \"%s\" does not exist", ref)
+	case len(def.PartitionClause) > 0:
+		return nil, errorf(CodeWindowing, def.Location, "cannot override PARTITION BY clause of window \"%s\"", ref)
+	case len(def.OrderClause) > 0 && len(base.OrderClause) > 0:
+		return nil, errorf(CodeWindowing, def.Location, "cannot override ORDER BY clause of window \"%s\"", ref)
+	case base.FrameOptions&frameNonDefault != 0:
+		err := errorf(CodeWindowing, def.Location, "cannot copy window \"%s\" because it has a frame clause", ref)
+		if over && len(def.OrderClause) == 0 && def.FrameOptions&frameNonDefault == 0 { // just OVER (w)
+			err.Hint = "Omit the parentheses in this OVER clause."
+		}
+		return nil, err
 	}
-	if ref == over.Name { // OVER w
-		return base, nil
-	}
-	out := &pg_query.WindowDef{PartitionClause: base.PartitionClause, OrderClause: base.OrderClause,
-		FrameOptions: base.FrameOptions, StartOffset: base.StartOffset, EndOffset: base.EndOffset}
-	if len(over.OrderClause) > 0 {
-		out.OrderClause = over.OrderClause
-	}
-	if over.FrameOptions&frameNonDefault != 0 {
-		out.FrameOptions, out.StartOffset, out.EndOffset = over.FrameOptions, over.StartOffset, over.EndOffset
+	out := &pg_query.WindowDef{Name: def.Name, PartitionClause: base.PartitionClause, OrderClause: base.OrderClause,
+		FrameOptions: def.FrameOptions, StartOffset: def.StartOffset, EndOffset: def.EndOffset, Location: def.Location}
+	if len(def.OrderClause) > 0 {
+		out.OrderClause = def.OrderClause
 	}
 	return out, nil
 }
@@ -147,39 +224,59 @@ type winRow struct {
 	order []Value
 }
 
-// computeWindows sets env.win for every env, partition by partition.
-func computeWindows(ev *evaluator, slots []*winSlot, envs []*env) error {
+// computeWindows sets env.win for every env, partition by partition. It
+// returns the envs in the order PostgreSQL's WindowAgg would emit them
+// when every call shares one PARTITION BY and ORDER BY: sorted by the
+// partition keys, then each partition by the ORDER BY (nil when the calls
+// differ or do not sort).
+func computeWindows(ev *evaluator, slots []*winSlot, envs []*env) ([]*env, error) {
 	for _, e := range envs {
 		e.win = make([]Value, len(slots))
 	}
+	var emitted []*env
 	for si, s := range slots {
 		if err := s.frame.evalOffsets(ev); err != nil {
-			return err
+			return nil, err
 		}
 		parts := map[string][]winRow{}
 		var order []string
+		partKeys := map[string][]Value{}
 		for _, e := range envs {
 			pk, err := evalArgs(ev, e, s.partition)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			ov, err := evalArgs(ev, e, s.order)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			k := key(pk)
 			if _, ok := parts[k]; !ok {
-				order = append(order, k)
+				order, partKeys[k] = append(order, k), pk
 			}
 			parts[k] = append(parts[k], winRow{e: e, order: ov})
 		}
+		keys := make([]sortKey, len(s.partition))
+		for i, p := range s.partition {
+			keys[i] = sortKey{idx: i, typ: p.typ}
+		}
+		sort.SliceStable(order, func(a, b int) bool { return lessRow(partKeys[order[a]], partKeys[order[b]], keys) })
+		emitted = emitted[:0]
 		for _, k := range order {
 			if err := s.fill(ev, si, parts[k]); err != nil {
-				return err
+				return nil, err
+			}
+			for _, r := range parts[k] {
+				emitted = append(emitted, r.e)
 			}
 		}
 	}
-	return nil
+	for _, s := range slots {
+		if s.spec != slots[0].spec || len(s.partition)+len(s.order) == 0 {
+			return nil, nil
+		}
+	}
+	return emitted, nil
 }
 
 func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
@@ -212,6 +309,7 @@ func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
 	// quadratic, in the partition's size.
 	var grow *aggAcc
 	var growFrame [2]int
+	var buckets [2]int64 // ntile's count and first row, once a row gave it
 	for i, r := range rows {
 		if ev != nil {
 			if err := ev.check(); err != nil {
@@ -238,7 +336,7 @@ func (s *winSlot) fill(ev *evaluator, si int, rows []winRow) error {
 		case "cume_dist":
 			v = floatV(float64(peerEnd[i]) / float64(n))
 		case "ntile":
-			v, err = s.ntile(ev, r.e, i, n)
+			v, err = s.ntile(ev, r.e, i, n, &buckets)
 		case "lag", "lead":
 			v, err = s.shifted(ev, rows, i)
 		default:
@@ -284,19 +382,24 @@ func growFrameTo(ev *evaluator, a *aggAcc, rows []winRow, from, to int) (Value, 
 }
 
 // ntile is the bucket of row i of n when the partition is split into as
-// equal buckets as it can be, the larger ones first.
-func (s *winSlot) ntile(ev *evaluator, e *env, i, n int) (Value, error) {
-	bv, err := s.args[0].fn(ev, e)
-	if err != nil || bv.isNull() {
-		return null, err
+// equal buckets as it can be, the larger ones first. As in PostgreSQL,
+// the number of buckets is the argument's value at the partition's first
+// row where it is not NULL (buckets: that count and row, 0 before); the
+// rows before it get NULL, and the buckets count rows from it.
+func (s *winSlot) ntile(ev *evaluator, e *env, i, n int, buckets *[2]int64) (Value, error) {
+	if buckets[0] == 0 {
+		bv, err := s.args[0].fn(ev, e)
+		if err != nil || bv.isNull() {
+			return null, err
+		}
+		if bv.i <= 0 {
+			return null, errorf("22014", noPos, "argument of ntile must be greater than zero")
+		}
+		*buckets = [2]int64{bv.i, int64(i)}
 	}
-	buckets := bv.i
-	if buckets <= 0 {
-		return null, errorf("22014", noPos, "argument of ntile must be greater than zero")
-	}
-	per, extra := int64(n)/buckets, int64(n)%buckets
+	per, extra := int64(n)/buckets[0], int64(n)%buckets[0]
 	// The first extra buckets hold per+1 rows.
-	pos, big := int64(i), extra*(per+1)
+	pos, big := int64(i)-buckets[1], extra*(per+1)
 	if pos < big {
 		return intV(pos/(per+1) + 1), nil
 	}

@@ -29,6 +29,9 @@ type winFrame struct {
 	rangeEnds [2]*cexpr
 	rangeKey  *cexpr
 	key       sortKey
+	// rangeUp says whether each bound adds the offset (v + n), for a
+	// bound past the type's range.
+	rangeUp [2]bool
 }
 
 // The FRAMEOPTION bits of PostgreSQL's nodes/parsenodes.h.
@@ -123,6 +126,7 @@ func (b *binder) bindFrame(def *pg_query.WindowDef, slot *winSlot, sc *scope) (w
 		if f.rangeEnds[k], err = b.binaryOp(op, f.rangeKey, e, noPos); err != nil {
 			return f, err
 		}
+		f.rangeUp[k] = op == "+"
 		f.offsets[k] = e
 	}
 	return f, nil
@@ -196,7 +200,8 @@ func negative(v Value) bool {
 		return err == nil && n.unscaled.Sign() < 0
 	}
 	iv, err := parseInterval(v.s)
-	return err == nil && iv.months*30*microsPerDay+iv.days*microsPerDay+iv.micros < 0
+	// in floating point: a long interval's microseconds overflow int64
+	return err == nil && (float64(iv.months)*30+float64(iv.days))*float64(microsPerDay)+float64(iv.micros) < 0
 }
 
 // winPeers describes a sorted partition's peer groups: the first and
@@ -289,11 +294,19 @@ func (f *winFrame) rangeBound(ev *evaluator, rows []winRow, i int, p *winPeers, 
 	if v.isNull() {
 		return [2]int{p.start[i], p.end[i]}[k], nil
 	}
+	lo, hi := p.valued[0], p.valued[1]
 	bound, err := f.rangeEnds[k].fn(ev, rows[i].e)
+	if e, ok := err.(*Error); ok && e.Code == CodeOutOfRange {
+		// v ± n past the type's range is beyond every value, as in_range
+		// takes it: the frame reaches the end the offset goes toward.
+		if f.rangeUp[k] != f.key.desc {
+			return hi, nil
+		}
+		return lo, nil
+	}
 	if err != nil {
 		return 0, err
 	}
-	lo, hi := p.valued[0], p.valued[1]
 	var searchErr error
 	at := lo + sort.Search(hi-lo, func(j int) bool {
 		x, err := f.rangeKey.fn(ev, rows[lo+j].e)
