@@ -1006,6 +1006,13 @@ SELECT * FROM (VALUES (1::int), (2)) a(id) JOIN (VALUES (1.0), (2.5)) b(id) USIN
 SELECT * FROM (VALUES (1::int8), (3)) a(id) LEFT JOIN (VALUES (1::int2)) b(id) USING (id) ORDER BY 1;
 SELECT * FROM (VALUES ('x'::varchar)) a(s) NATURAL FULL JOIN (VALUES ('x'::text)) b(s);
 SELECT * FROM (VALUES (1::int2, 'a')) a(id, x) JOIN (VALUES (1::int8, 'b')) b(id, y) USING (id);
+SELECT _key, stats_summary->>'os_build' AS b FROM public.analytics ORDER BY _key DESC LIMIT 2;
+SELECT _key FROM public.analytics WHERE _key > '\x70'::bytea ORDER BY _key LIMIT 2 OFFSET 1;
+SELECT count(*) FROM (SELECT a._key, 1 / 0 AS boom FROM public.analytics a) s;
+SELECT count(*) FROM (SELECT t.* FROM public.readings t) dbvrcnt;
+SELECT a.device_type, (SELECT a.device_id) FROM public.readings a GROUP BY a.device_type;
+SELECT a.device_type, count(*) FROM public.readings a GROUP BY 1 HAVING EXISTS (SELECT 1 WHERE a.device_type = 'phone');
+SELECT cell_plan #>> ARRAY['data_plan_05gb']::text[] AS p, jsonb_extract_path_text(cell_plan, 'data_plan_01gb') AS q, cell_plan ? 'data_plan_01gb' AS h FROM public.analytics ORDER BY _key LIMIT 3;
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
