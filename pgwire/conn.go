@@ -43,14 +43,31 @@ type conn struct {
 	// name: a change is reported only when the value differs, as
 	// PostgreSQL (14 and later) reports it.
 	reported map[string]string
+	// unreported are the reported settings changed since the last
+	// ReadyForQuery, in order of first change: ReadyForQuery sends their
+	// ParameterStatus first (reportChanges).
+	unreported []string
 
 	stmts     map[string]*prepared
 	portals   map[string]*portal
 	cursors   map[string]*cursor
 	ctxs      execContexts // the executions' contexts (portal.start)
 	tx        byte
-	localUndo map[string]string // SET LOCAL: values to restore at transaction end
-	skipping  bool              // an extended-protocol message failed: discard until Sync
+	localUndo map[string]localPrior // SET LOCAL: values to restore at transaction end
+	// txnUndo holds the settings changed in the current transaction
+	// (explicit, implicit or a pipeline's) as they were before, by
+	// savepoint: its abort restores them, its commit forgets them
+	// (txnsettings.go).
+	txnUndo  []undoLayer
+	skipping bool // an extended-protocol message failed: discard until Sync
+	// implicit is set while a simple Query of several statements runs
+	// outside a transaction block: PostgreSQL runs them in an implicit
+	// transaction block (inBlock), which ends with the Query.
+	implicit bool
+	// pipelined is set once an Execute has completed a statement since the
+	// last Sync without ending the transaction: PostgreSQL's
+	// XACT_FLAGS_PIPELINING, which DISCARD ALL refuses.
+	pipelined bool
 
 	mu struct {
 		sync.Mutex
@@ -171,7 +188,9 @@ func (c *conn) extended(err error) {
 }
 
 // sendError sends an ErrorResponse for err (an inText error gives its
-// Position). An error inside a transaction block fails the transaction.
+// Position). The error aborts the (sub)transaction, undoing its settings
+// at once as PostgreSQL does; inside a transaction block the block fails
+// until ROLLBACK.
 func (c *conn) sendError(err error) {
 	text, base := "", 0
 	var it *inText
@@ -179,6 +198,7 @@ func (c *conn) sendError(err error) {
 		text, base = it.text, it.base
 	}
 	c.w.send(toPGError(nil, err, nil).response(text, base))
+	c.abortOnError()
 	if c.tx == txActive {
 		c.tx = txFailed
 	}
@@ -189,16 +209,26 @@ func (c *conn) notice(code, msg string) {
 	c.w.send(&pgproto3.NoticeResponse{Severity: "WARNING", SeverityUnlocalized: "WARNING", Code: code, Message: msg})
 }
 
+// readyForQuery reports the settings changed since the last one, then
+// sends ReadyForQuery.
 func (c *conn) readyForQuery() {
+	c.reportChanges()
 	c.w.sendReady(c.tx)
 	c.w.flush()
 }
 
+// inBlock reports whether a transaction block is open, explicit (BEGIN)
+// or implicit (a simple Query of several statements): DECLARE, SET LOCAL,
+// SET TRANSACTION and LOCK need one, and DISCARD ALL refuses one.
+func (c *conn) inBlock() bool { return c.tx != txIdle || c.implicit }
+
 // sync ends an extended-protocol batch. Outside a transaction block it
 // also ends the implicit transaction: every portal closes.
 func (c *conn) sync() {
+	c.pipelined = false
 	if c.tx == txIdle {
 		c.closePortals()
+		c.txnUndo = nil // committed
 	}
 	c.readyForQuery()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/jackc/pgx/v5/pgproto3"
+
 	"github.com/shale-db/shale/sql/types"
 )
 
@@ -34,10 +36,10 @@ func (cur *cursor) close() {
 // declare opens the cursor of a DECLARE portal.
 func (c *conn) declare(pt *portal) error {
 	st, inner := pt.p.local, pt.p.inner
-	if _, dup := c.cursors[st.name]; dup {
+	if c.portalNamed(st.name) {
 		return errorf(codeDuplicateCursor, fmt.Sprintf("cursor %q already exists", st.name))
 	}
-	if !st.hold && c.tx == txIdle {
+	if !st.hold && !c.inBlock() {
 		return errorf(codeNoActiveTxn, "DECLARE CURSOR can only be used in transaction blocks")
 	}
 	cur := &cursor{cols: inner.cols, hold: st.hold, binary: st.binary}
@@ -155,16 +157,62 @@ func (r *fetchRows) Row() []types.Value { return r.cur.rows.Row() }
 func (r *fetchRows) Err() error         { return r.err }
 func (r *fetchRows) Close() error       { return nil }
 
-// closeCursor runs CLOSE name | ALL.
+// portalNamed reports whether name is taken by a cursor or a protocol
+// portal: in PostgreSQL they are one namespace, the portals'.
+func (c *conn) portalNamed(name string) bool {
+	return c.cursors[name] != nil || c.portals[name] != nil
+}
+
+// executeCursor runs Execute on a DECLAREd cursor, a portal too in
+// PostgreSQL: up to maxRows (0: all) of its next rows, then
+// PortalSuspended if the limit was reached, else CommandComplete SELECT n.
+func (c *conn) executeCursor(cur *cursor, maxRows int64) error {
+	fr := &fetchRows{cur: cur, left: -1}
+	if maxRows > 0 {
+		fr.left = maxRows
+	}
+	fmts := cursorFormats(cur)
+	if fmts == nil {
+		fmts = uniformFormats(formatText, len(cur.cols))
+	}
+	c.setRunning(cur.cancel)
+	defer c.setRunning(nil)
+	var n int64
+	for fr.Next() {
+		if err := c.sendRow(fr.Row(), cur.cols, fmts); err != nil {
+			return toPGError(cur.ctx, err, nil)
+		}
+		n++
+	}
+	if err := fr.Err(); err != nil {
+		return err
+	}
+	if maxRows > 0 && n == maxRows {
+		c.w.send(&pgproto3.PortalSuspended{})
+		return nil
+	}
+	c.w.sendComplete(commandTag{verb: "SELECT", count: true}, n)
+	return nil
+}
+
+// closeCursor runs CLOSE name | ALL. Like FETCH, it reaches protocol
+// portals too (PostgreSQL's cursors are portals): CLOSE ALL closes every
+// one but the one running it.
 func (c *conn) closeCursor(st *localStmt) (string, error) {
 	if st.all {
 		for name, cur := range c.cursors {
 			cur.close()
 			delete(c.cursors, name)
 		}
+		c.closePortals()
 		return "CLOSE CURSOR ALL", nil
 	}
 	cur := c.cursors[st.name]
+	if pt := c.portals[st.name]; cur == nil && pt != nil && st.name != "" && !pt.running {
+		delete(c.portals, st.name)
+		pt.discard()
+		return "CLOSE CURSOR", nil
+	}
 	if cur == nil {
 		return "", errorf(codeInvalidCursor, fmt.Sprintf("cursor %q does not exist", st.name))
 	}

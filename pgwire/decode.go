@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -49,11 +50,34 @@ func decodeParam(p *param, format int16, b []byte) (types.Value, error) {
 			return types.StringBytesValue(bytes.Clone(b)), nil
 		}
 	case types.KindInt64:
+		if p.oid == oidInt2 || p.oid == oidInt4 {
+			v, err := decodeText(p.typ, string(b))
+			return narrowInt(p.oid, string(b), v, err)
+		}
 		if n, err := strconv.ParseInt(string(b), 10, 64); err == nil { // string(b) is not kept: no copy
 			return types.Int64Value(n), nil
 		}
 	}
 	return decodeText(p.typ, string(b))
+}
+
+// narrowInt checks a smallint or integer parameter's text s, read as an
+// INT64 (v, err), as int2in and int4in do: its range, and its type's name
+// in the error.
+func narrowInt(oid uint32, s string, v types.Value, err error) (types.Value, error) {
+	name := typeName(oid)
+	limit := int64(math.MaxInt32)
+	if oid == oidInt2 {
+		limit = math.MaxInt16
+	}
+	switch pe, _ := err.(*pgError); {
+	case pe != nil && pe.code == codeInvalidText:
+		pe.msg = fmt.Sprintf("invalid input syntax for type %s: %q", name, s)
+	case pe != nil && pe.code == codeOutOfRange,
+		err == nil && (v.Int64() > limit || v.Int64() < -limit-1):
+		return types.Value{}, errorf(codeOutOfRange, fmt.Sprintf("value %q is out of range for type %s", s, name))
+	}
+	return v, err
 }
 
 func invalidText(t *types.Type, s string) error {
@@ -190,6 +214,24 @@ func badBinary(oid uint32) error {
 	return errorf(codeInvalidBinary, "incorrect binary data format for type "+typeName(oid))
 }
 
+// errTrailingBinary is the error of a binary parameter with bytes left
+// over once its type's receive function has read its value; bind reports
+// it with the parameter's number, as PostgreSQL does.
+var errTrailingBinary = errors.New("pgwire: binary parameter longer than its value")
+
+// binaryLength checks the length of a binary value that must be want bytes
+// long: shorter, its receive function runs out of data (08P01); longer,
+// bytes are left over (errTrailingBinary).
+func binaryLength(got, want int) error {
+	switch {
+	case got < want:
+		return errorf(codeProtocolViolation, "insufficient data left in message")
+	case got > want:
+		return errTrailingBinary
+	}
+	return nil
+}
+
 // decodeBinary reads a parameter's binary form (PostgreSQL's receive
 // functions) for the type the client was told, as a value of type t.
 func decodeBinary(oid uint32, t *types.Type, b []byte) (types.Value, error) {
@@ -223,8 +265,10 @@ func binarySize(oid uint32) int {
 }
 
 func decodeBinaryOID(oid uint32, b []byte) (types.Value, error) {
-	if n := binarySize(oid); n > 0 && len(b) != n {
-		return types.Value{}, badBinary(oid)
+	if n := binarySize(oid); n > 0 {
+		if err := binaryLength(len(b), n); err != nil {
+			return types.Value{}, err
+		}
 	}
 	be := binary.BigEndian
 	switch oid {
@@ -265,14 +309,14 @@ func decodeBinaryOID(oid uint32, b []byte) (types.Value, error) {
 	case oidTimestamp, oidTimestamptz:
 		return types.TimestampValue(int64(be.Uint64(b)) + pgEpochMicros), nil
 	case oidInterval: // as its text: a catalog statement's interval parameter (asyncpg sends binary)
-		if len(b) != 16 {
-			return types.Value{}, badBinary(oid)
+		if err := binaryLength(len(b), 16); err != nil {
+			return types.Value{}, err
 		}
 		return types.StringValue(pgcatalog.FormatInterval(int64(int32(be.Uint32(b[12:]))), int64(int32(be.Uint32(b[8:]))),
 			int64(be.Uint64(b)))), nil
 	case oidTime:
-		if len(b) != 8 {
-			return types.Value{}, badBinary(oid)
+		if err := binaryLength(len(b), 8); err != nil {
+			return types.Value{}, err
 		}
 		return types.StringValue(pgcatalog.FormatTime(int64(be.Uint64(b)))), nil
 	}
@@ -319,6 +363,9 @@ func decodeBinaryArray(elem uint32, b []byte) (types.Value, error) {
 			return types.Value{}, badBinary(arrayOIDs[elem])
 		}
 		v, err := decodeBinary(elem, t.Elem, b[:l])
+		if err == errTrailingBinary {
+			return types.Value{}, badBinary(arrayOIDs[elem])
+		}
 		if err != nil {
 			return types.Value{}, err
 		}
@@ -335,11 +382,14 @@ func decodeBinaryArray(elem uint32, b []byte) (types.Value, error) {
 // parameter so, as PostgreSQL would (12.340 stays 12.340).
 func numericText(b []byte) (string, error) {
 	be := binary.BigEndian
-	if len(b) < 8 {
-		return "", badBinary(oidNumeric)
+	if err := binaryLength(len(b), max(len(b), 8)); err != nil {
+		return "", err
 	}
 	n, weight, sign, dscale := int(be.Uint16(b)), int(int16(be.Uint16(b[2:]))), be.Uint16(b[4:]), int(be.Uint16(b[6:]))
-	if len(b) != 8+2*n || dscale > 0x3fff {
+	if err := binaryLength(len(b), 8+2*n); err != nil {
+		return "", err
+	}
+	if dscale > 0x3fff {
 		return "", badBinary(oidNumeric)
 	}
 	switch sign {
@@ -381,12 +431,12 @@ func numericText(b []byte) (string, error) {
 
 func decodeNumeric(b []byte) (types.Value, error) {
 	be := binary.BigEndian
-	if len(b) < 8 {
-		return types.Value{}, badBinary(oidNumeric)
+	if err := binaryLength(len(b), max(len(b), 8)); err != nil {
+		return types.Value{}, err
 	}
 	n, weight, sign := int(be.Uint16(b)), int16(be.Uint16(b[2:])), be.Uint16(b[4:])
-	if len(b) != 8+2*n {
-		return types.Value{}, badBinary(oidNumeric)
+	if err := binaryLength(len(b), 8+2*n); err != nil {
+		return types.Value{}, err
 	}
 	switch sign {
 	case 0xC000:

@@ -25,7 +25,11 @@
 // a transaction block, where everything but COMMIT/ROLLBACK fails with
 // 25P02. Shale is read-only over SQL: BEGIN/COMMIT/ROLLBACK only track this
 // status; at the end of a block portals, cursors without HOLD and SET LOCAL
-// values go.
+// values go. A Query of several statements runs in an implicit block (as
+// PostgreSQL's does), and settings are transactional, savepoints included
+// (txnsettings.go): an error undoes the failed (sub)transaction's SETs at
+// once. Changes of reported settings are sent as ParameterStatus just
+// before ReadyForQuery, as PostgreSQL 14+ sends them.
 //
 // # Statements: who answers
 //

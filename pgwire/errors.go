@@ -18,6 +18,7 @@ const (
 	codeUndefinedColumn     = "42703"
 	codeUndefinedFunction   = "42883"
 	codeUndefinedParameter  = "42P02"
+	codeIndeterminateType   = "42P18"
 	codeUndefinedObject     = "42704"
 	codeDatatypeMismatch    = "42804"
 	codeInvalidParamValue   = "22023"

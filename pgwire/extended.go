@@ -38,21 +38,19 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 // bind handles Bind: decode the parameters and create the portal ("" is the
 // unnamed portal, replaced by each Bind).
 func (c *conn) bind(m *pgproto3.Bind) error {
-	p, ok := c.stmts[m.PreparedStatement]
-	if !ok {
-		return errorf(codeInvalidStatement, fmt.Sprintf("prepared statement %q does not exist", m.PreparedStatement))
+	p, err := c.statement(m.PreparedStatement)
+	if err != nil {
+		return err
 	}
 	if m.DestinationPortal != "" {
-		if _, dup := c.portals[m.DestinationPortal]; dup {
-			return errorf(codeDuplicateCursor, fmt.Sprintf("portal %q already exists", m.DestinationPortal))
+		if c.portalNamed(m.DestinationPortal) {
+			return errorf(codeDuplicateCursor, fmt.Sprintf("cursor %q already exists", m.DestinationPortal))
 		}
-	} else if old := c.portals[""]; old != nil {
-		delete(c.portals, "")
-		old.discard()
+	} else {
+		c.dropUnnamedPortal()
 	}
-	if c.tx == txFailed && (p.local == nil || (p.local.kind != localCommit && p.local.kind != localRollback &&
-		p.local.kind != localRollbackTo)) {
-		return errorf(codeInFailedTxn, "current transaction is aborted, commands ignored until end of transaction block")
+	if err := c.checkAborted(p.local); err != nil {
+		return err
 	}
 	if len(m.Parameters) != len(p.params) {
 		return errorf(codeProtocolViolation, fmt.Sprintf("bind message supplies %d parameters, but prepared statement %q requires %d",
@@ -72,15 +70,13 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		case len(p.params):
 			f = pf[i]
 		}
-		if f != formatText && f != formatBinary {
-			return errorf(codeProtocolViolation, fmt.Sprintf("unsupported format code: %d", f))
+		if !validFormat(f) {
+			return paramError(errorf(codeInvalidParamValue, fmt.Sprintf("unsupported format code: %d", f)),
+				m.DestinationPortal, i, false)
 		}
 		v, err := decodeParam(&p.params[i], f, b)
 		if err != nil {
-			if pe, ok := err.(*pgError); ok {
-				pe.msg += fmt.Sprintf(" (parameter $%d)", i+1)
-			}
-			return err
+			return paramError(err, m.DestinationPortal, i, f == formatText)
 		}
 		args[p.params[i].name] = v
 	}
@@ -100,14 +96,43 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	return nil
 }
 
+// paramError is the error of Bind's parameter i (0-based), as PostgreSQL
+// words it: the parameter is named in the CONTEXT (Where) field, with its
+// value elided when it is text, and a binary value with bytes left over
+// is 22P03.
+func paramError(err error, portal string, i int, text bool) error {
+	if err == errTrailingBinary {
+		err = errorf(codeInvalidBinary, fmt.Sprintf("incorrect binary data format in bind parameter %d", i+1))
+	}
+	pe, ok := err.(*pgError)
+	if !ok {
+		return err
+	}
+	pe.where = fmt.Sprintf("unnamed portal parameter $%d", i+1)
+	if portal != "" {
+		pe.where = fmt.Sprintf("portal %q parameter $%d", portal, i+1)
+	}
+	if text {
+		// PostgreSQL shows the value up to log_parameter_max_length_on_error
+		// bytes, 0 by default: none of it.
+		pe.where += " = '...'"
+	}
+	return pe
+}
+
 // describe handles Describe: a statement answers ParameterDescription then
-// RowDescription or NoData; a portal answers RowDescription or NoData.
+// RowDescription or NoData; a portal answers RowDescription or NoData. In
+// a failed transaction block, one that returns rows fails with 25P02, as in
+// PostgreSQL (describing them needs the catalog).
 func (c *conn) describe(m *pgproto3.Describe) error {
 	switch m.ObjectType {
 	case 'S':
-		p, ok := c.stmts[m.Name]
-		if !ok {
-			return errorf(codeInvalidStatement, fmt.Sprintf("prepared statement %q does not exist", m.Name))
+		p, err := c.statement(m.Name)
+		if err != nil {
+			return err
+		}
+		if c.tx == txFailed && p.returnsRows() {
+			return errAborted()
 		}
 		pd := &pgproto3.ParameterDescription{ParameterOIDs: make([]uint32, len(p.params))}
 		for i, pr := range p.params {
@@ -121,17 +146,20 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 				return err
 			}
 		}
-		c.sendRowDescription(cols, nil)
+		c.sendRowDescription(cols, nil, p.isQuery())
 	case 'P':
 		pt, ok := c.portals[m.Name]
 		if !ok {
 			if cur := c.cursors[m.Name]; cur != nil && m.Name != "" {
 				// A DECLAREd cursor is a portal too: psycopg 3 describes
 				// its server-side cursors so.
-				c.sendRowDescription(cur.cols, cursorFormats(cur))
+				c.sendRowDescription(cur.cols, cursorFormats(cur), true)
 				return nil
 			}
 			return errorf(codeInvalidPortal, fmt.Sprintf("portal %q does not exist", m.Name))
+		}
+		if c.tx == txFailed && pt.p.returnsRows() {
+			return errAborted()
 		}
 		return c.describePortal(pt)
 	default:
@@ -140,17 +168,76 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 	return nil
 }
 
-// execute handles Execute: run the portal up to MaxRows rows.
+// statement returns the prepared statement name ("": the unnamed one).
+func (c *conn) statement(name string) (*prepared, error) {
+	if p, ok := c.stmts[name]; ok {
+		return p, nil
+	}
+	if name == "" {
+		return nil, errorf(codeInvalidStatement, "unnamed prepared statement does not exist")
+	}
+	return nil, errorf(codeInvalidStatement, fmt.Sprintf("prepared statement %q does not exist", name))
+}
+
+// execute handles Execute: run the portal up to MaxRows rows. As in
+// PostgreSQL, a failed transaction block runs only a statement that ends
+// it, and a portal that returns no rows runs once: executing it again
+// fails with 55000.
 func (c *conn) execute(m *pgproto3.Execute) error {
 	pt, ok := c.portals[m.Portal]
 	if !ok {
+		if cur := c.cursors[m.Portal]; cur != nil && m.Portal != "" {
+			if c.tx == txFailed {
+				return errAborted()
+			}
+			return c.executeCursor(cur, int64(m.MaxRows))
+		}
 		return errorf(codeInvalidPortal, fmt.Sprintf("portal %q does not exist", m.Portal))
+	}
+	if err := c.checkAborted(pt.p.local); err != nil {
+		return err
+	}
+	if pt.done && !pt.failed && pt.p.local != nil && len(pt.cols) == 0 {
+		return errorf(codeObjectNotInPrereq, fmt.Sprintf("portal %q cannot be run", m.Portal))
 	}
 	text := pt.p.text
 	pt.running = true
 	err := c.run(pt, int64(m.MaxRows))
 	pt.running = false
+	if err == nil && pt.done {
+		c.pipelined = pipelines(pt.p.local, c.pipelined)
+	}
 	return at(err, text, 0)
+}
+
+// pipelines returns whether the transaction is pipelined (conn.pipelined,
+// was before) once an Execute completed a statement (local: a session
+// statement's): COMMIT and ROLLBACK end the transaction, the other
+// transaction statements leave it as it was, and the rest pipeline it.
+func pipelines(local *localStmt, was bool) bool {
+	if local == nil {
+		return true
+	}
+	switch local.kind {
+	case localCommit, localRollback:
+		return false
+	case localBegin, localSavepoint, localRelease, localRollbackTo:
+		return was
+	case localDiscard:
+		// DISCARD ALL commits at once (PostgreSQL's
+		// XACT_FLAGS_NEEDIMMEDIATECOMMIT), ending the transaction.
+		return local.word != "ALL"
+	}
+	return true
+}
+
+// dropUnnamedPortal closes the unnamed portal, which each Bind to it and
+// each statement of a simple Query replaces.
+func (c *conn) dropUnnamedPortal() {
+	if old := c.portals[""]; old != nil {
+		delete(c.portals, "")
+		old.discard()
+	}
 }
 
 // closeMsg handles Close of a statement or portal; closing one that does

@@ -26,6 +26,12 @@ func (c *conn) prepareLocal(p *prepared, st *localStmt, oids []uint32) (*prepare
 			return nil, err
 		}
 		p.inner, p.params = inner, inner.params
+	case localShow:
+		// PostgreSQL describes a statement as it parses it, and SHOW of a
+		// setting that does not exist fails there.
+		if _, err := c.localColumns(st); err != nil {
+			return nil, err
+		}
 	case localSelect:
 		n := len(oids)
 		for _, f := range st.funcs {
@@ -63,6 +69,12 @@ func (c *conn) localColumns(st *localStmt) ([]column, error) {
 		if st.all {
 			return []column{{name: "name", oid: oidText}, {name: "setting", oid: oidText},
 				{name: "description", oid: oidText}}, nil
+		}
+		// An unknown setting fails here, as PostgreSQL's
+		// GetPGVariableResultDesc does: Describe fails, and a simple
+		// Query sends no RowDescription before the error.
+		if _, ok := c.set.get(st.name); !ok {
+			return nil, unknownSetting(st.name)
 		}
 		return []column{{name: canonical(st.name), oid: oidText}}, nil
 	case localSelect:
@@ -114,7 +126,7 @@ func (c *conn) runLocal(pt *portal) error {
 		tag, err = "SET", c.runSet(st)
 	case localSetTxn:
 		tag = "SET"
-		if st.name != "default" && c.tx == txIdle {
+		if st.name != "default" && !c.inBlock() {
 			c.notice(codeNoActiveTxn, "SET TRANSACTION can only be used in transaction blocks")
 			break
 		}
@@ -142,7 +154,7 @@ func (c *conn) runLocal(pt *portal) error {
 		tag = "UNLISTEN"
 	case localLock:
 		tag = "LOCK TABLE"
-		if c.tx == txIdle {
+		if !c.inBlock() {
 			err = errorf(codeNoActiveTxn, "LOCK TABLE can only be used in transaction blocks")
 		} else {
 			err = c.checkRelations(st.tables)
@@ -150,7 +162,8 @@ func (c *conn) runLocal(pt *portal) error {
 	case localDeallocate:
 		tag = "DEALLOCATE"
 		if st.all {
-			tag, c.stmts = "DEALLOCATE ALL", map[string]*prepared{}
+			tag = "DEALLOCATE ALL"
+			c.dropNamedStatements()
 		} else if _, ok := c.stmts[st.name]; ok {
 			delete(c.stmts, st.name)
 		} else {
@@ -174,18 +187,13 @@ func (c *conn) runLocal(pt *portal) error {
 }
 
 func (c *conn) runSet(st *localStmt) error {
-	if st.local && c.tx == txIdle {
+	if st.local && !c.inBlock() {
 		c.notice(codeNoActiveTxn, "SET LOCAL can only be used in transaction blocks")
 		return nil
 	}
 	key := strings.ToLower(st.name)
 	if st.local {
-		if _, saved := c.localUndo[key]; !saved {
-			if c.localUndo == nil {
-				c.localUndo = map[string]string{}
-			}
-			c.localUndo[key], _ = c.set.get(key)
-		}
+		c.noteLocal(key)
 	}
 	if st.def {
 		c.resetSetting(key)
@@ -196,28 +204,48 @@ func (c *conn) runSet(st *localStmt) error {
 
 // setSetting sets a run-time parameter and reports it if clients track it.
 func (c *conn) setSetting(name, v string) error {
-	v, report, err := c.set.set(name, v, false)
+	c.noteChange(name)
+	_, report, err := c.set.set(name, v, false)
 	if err != nil {
 		return err
 	}
-	c.settingChanged(name, v, report)
+	c.settingChanged(name, report)
 	return nil
 }
 
 func (c *conn) resetSetting(name string) {
-	v, report := c.set.reset(name)
-	c.settingChanged(name, v, report)
+	c.noteChange(name)
+	_, report := c.set.reset(name)
+	c.settingChanged(name, report)
 }
 
-func (c *conn) settingChanged(name, v string, report bool) {
+// settingChanged updates what depends on the settings after name changed,
+// and has it reported (report: clients track it) at the next
+// ReadyForQuery.
+func (c *conn) settingChanged(name string, report bool) {
 	c.enc.loc = c.set.loc
 	if n, err := strconv.Atoi(c.set.vals["extra_float_digits"]); err == nil {
 		c.enc.floatDigits = n
 	}
-	if name := canonical(name); report && c.reported[name] != v {
-		c.w.send(&pgproto3.ParameterStatus{Name: name, Value: v})
-		c.reported[name] = v
+	if name := canonical(name); report && !slices.Contains(c.unreported, name) {
+		c.unreported = append(c.unreported, name)
 	}
+}
+
+// reportChanges sends a ParameterStatus for each setting changed since the
+// last ReadyForQuery whose value differs from the one last reported. As in
+// PostgreSQL (ReportChangedGUCOptions), they come just before
+// ReadyForQuery, after the CommandComplete of the SET that changed them,
+// with the value the setting has then: SET x = 'a'; SET x = 'b' reports b
+// once, and a SET LOCAL undone by COMMIT reports nothing.
+func (c *conn) reportChanges() {
+	for _, name := range c.unreported {
+		if v, _ := c.set.get(name); c.reported[name] != v {
+			c.w.send(&pgproto3.ParameterStatus{Name: name, Value: v})
+			c.reported[name] = v
+		}
+	}
+	c.unreported = c.unreported[:0]
 }
 
 // applyTxnModes applies BEGIN's or SET TRANSACTION's modes to the current
@@ -230,12 +258,7 @@ func (c *conn) applyTxnModes(modes []txnMode, def bool) {
 	for _, m := range modes {
 		key := prefix + m.name
 		if !def {
-			if c.localUndo == nil {
-				c.localUndo = map[string]string{}
-			}
-			if _, saved := c.localUndo[key]; !saved {
-				c.localUndo[key], _ = c.set.get(key)
-			}
+			c.noteLocal(key)
 		}
 		c.set.vals[key] = m.value
 	}
@@ -252,10 +275,16 @@ func (c *conn) runShow(pt *portal, st *localStmt) error {
 	}
 	v, ok := c.set.get(st.name)
 	if !ok {
-		return errorf(codeUndefinedObject, fmt.Sprintf("unrecognized configuration parameter %q", st.name))
+		return unknownSetting(st.name)
 	}
 	pt.rows = &valueRows{rows: [][]types.Value{{types.StringValue(v)}}}
 	return nil
+}
+
+// unknownSetting is the error of SHOW or current_setting for a setting
+// that does not exist.
+func unknownSetting(name string) error {
+	return errorf(codeUndefinedObject, fmt.Sprintf("unrecognized configuration parameter %q", name))
 }
 
 // Version is what version() returns (SQLAlchemy and others parse the
@@ -303,7 +332,7 @@ func (c *conn) callLocal(fn string, args []types.Value) (types.Value, error) {
 			return types.NullOf(types.String), nil
 		}
 		name, local := strings.ToLower(args[0].Str()), strings.EqualFold(args[2].Str(), "true")
-		if local && c.tx == txIdle {
+		if local && !c.inBlock() {
 			return types.StringValue(args[1].Str()), nil
 		}
 		if err := c.runSet(&localStmt{kind: localSet, name: name, value: args[1].Str(), local: local}); err != nil {
@@ -320,7 +349,7 @@ func (c *conn) callLocal(fn string, args []types.Value) (types.Value, error) {
 			if len(args) == 2 && strings.EqualFold(args[1].Str(), "true") {
 				return types.NullOf(types.String), nil
 			}
-			return types.Value{}, errorf(codeUndefinedObject, fmt.Sprintf("unrecognized configuration parameter %q", args[0].Str()))
+			return types.Value{}, unknownSetting(args[0].Str())
 		}
 		return types.StringValue(v), nil
 	}
@@ -347,6 +376,9 @@ func (c *conn) runTxn(st *localStmt) (string, error) {
 		if c.tx == txIdle {
 			c.notice(codeNoActiveTxn, "there is no transaction in progress")
 		}
+		if tag == "ROLLBACK" {
+			c.abortTxn()
+		}
 		c.endTxn()
 		return tag, nil
 	}
@@ -357,10 +389,13 @@ func (c *conn) runTxn(st *localStmt) (string, error) {
 	switch st.kind {
 	case localRollbackTo:
 		c.tx = txActive
+		c.rollbackToSettings(st.name)
 		return "ROLLBACK", nil
 	case localSavepoint:
+		c.savepointSettings(st.name)
 		return "SAVEPOINT", nil
 	}
+	c.releaseSettings(st.name)
 	return "RELEASE", nil
 }
 
@@ -375,30 +410,45 @@ func (c *conn) endTxn() {
 			delete(c.cursors, name)
 		}
 	}
-	for k, v := range c.localUndo {
+	for k, lp := range c.localUndo {
 		if strings.HasPrefix(k, "transaction_") {
-			c.set.vals[k] = v
+			c.set.vals[k] = lp.v
 			continue
 		}
-		if _, report, err := c.set.set(k, v, false); err == nil {
-			c.settingChanged(k, v, report)
+		if _, report, err := c.set.set(k, lp.v, false); err == nil {
+			c.settingChanged(k, report)
 		}
 	}
-	c.localUndo = nil
+	c.localUndo, c.txnUndo = nil, nil
+}
+
+// dropNamedStatements drops every prepared statement but the unnamed one
+// (DEALLOCATE ALL, DISCARD ALL): in PostgreSQL that one is no prepared
+// statement SQL can name.
+func (c *conn) dropNamedStatements() {
+	for name := range c.stmts {
+		if name != "" {
+			delete(c.stmts, name)
+		}
+	}
 }
 
 func (c *conn) runDiscard(st *localStmt) error {
 	if st.word != "ALL" {
 		return nil
 	}
-	if c.tx != txIdle {
+	if c.inBlock() {
 		return errorf(codeActiveTxn, "DISCARD ALL cannot run inside a transaction block")
 	}
+	if c.pipelined {
+		return errorf(codeActiveTxn, "DISCARD ALL cannot be executed within a pipeline")
+	}
 	c.closeAll()
-	c.stmts = map[string]*prepared{}
+	c.dropNamedStatements()
 	for k := range c.set.vals {
 		c.resetSetting(k)
 	}
+	c.txnUndo = nil // committed at once, in PostgreSQL
 	return nil
 }
 

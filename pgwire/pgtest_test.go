@@ -24,6 +24,13 @@ import (
 // PostgreSQL are marked "ours" and skipped there.
 var pgtestAddr = flag.String("pgtest-addr", "", "run testdata/pgtest against this server instead of a fake-backed pgwire")
 
+// pgtestUser and pgtestDatabase are the StartupMessage's user (default:
+// $USER) and database, for -pgtest-addr.
+var (
+	pgtestUser     = flag.String("pgtest-user", "", "user to connect as (default $USER)")
+	pgtestDatabase = flag.String("pgtest-database", "testdb", "database to connect to")
+)
+
 // readable reports whether CopyData is text to show as it is (binary COPY's
 // is shown in hex).
 func readable(b []byte) bool {
@@ -67,7 +74,8 @@ func TestPGTest(t *testing.T) {
 	}
 }
 
-// dialFrontend connects and completes the startup (database "testdb").
+// dialFrontend connects and completes the startup (database "testdb"
+// unless -pgtest-database says otherwise).
 func dialFrontend(t testing.TB, addr string) *pgproto3.Frontend {
 	t.Helper()
 	nc, err := net.Dial("tcp", addr)
@@ -77,12 +85,15 @@ func dialFrontend(t testing.TB, addr string) *pgproto3.Frontend {
 	nc.SetDeadline(time.Now().Add(20 * time.Second))
 	t.Cleanup(func() { nc.Close() })
 	fe := pgproto3.NewFrontend(nc, nc)
-	user := os.Getenv("USER")
+	user := *pgtestUser
+	if user == "" {
+		user = os.Getenv("USER")
+	}
 	if user == "" {
 		user = "tester"
 	}
 	fe.Send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30,
-		Parameters: map[string]string{"user": user, "database": "testdb"}})
+		Parameters: map[string]string{"user": user, "database": *pgtestDatabase}})
 	if err := fe.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +169,12 @@ func receiveUntil(t *testing.T, fe *pgproto3.Frontend, types []string) string {
 
 // redact drops the fields that vary between servers and runs.
 func redact(m pgproto3.BackendMessage) pgproto3.BackendMessage {
-	if e, ok := m.(*pgproto3.ErrorResponse); ok {
+	switch e := m.(type) {
+	case *pgproto3.ErrorResponse:
+		c := *e
+		c.File, c.Line, c.Routine, c.SeverityUnlocalized = "", 0, "", ""
+		return &c
+	case *pgproto3.NoticeResponse:
 		c := *e
 		c.File, c.Line, c.Routine, c.SeverityUnlocalized = "", 0, "", ""
 		return &c

@@ -122,12 +122,22 @@ func (pt *portal) resolveFormats(cols []column, formats []int16) error {
 		}
 		pt.fmts = slices.Clone(formats)
 	}
+	// An unknown code is no error until rows are sent (checkFormats): as
+	// in PostgreSQL, Bind completes and Describe shows it.
+	pt.shared = len(formats) <= 1 && pt.p.stmt != nil && (len(formats) == 0 || validFormat(formats[0]))
+	return nil
+}
+
+func validFormat(f int16) bool { return f == formatText || f == formatBinary }
+
+// checkFormats fails with 22023 if a result column has a format code other
+// than text or binary; PostgreSQL fails so when it starts sending rows.
+func (pt *portal) checkFormats() error {
 	for _, f := range pt.fmts {
-		if f != formatText && f != formatBinary {
-			return errorf(codeProtocolViolation, fmt.Sprintf("unsupported format code: %d", f))
+		if !validFormat(f) {
+			return errorf(codeInvalidParamValue, fmt.Sprintf("unsupported format code: %d", f))
 		}
 	}
-	pt.shared = len(formats) <= 1 && pt.p.stmt != nil
 	return nil
 }
 
@@ -193,7 +203,7 @@ func (c *conn) describePortal(pt *portal) error {
 			return nil
 		}
 	}
-	c.sendRowDescription(cols, pt.fmts)
+	c.sendRowDescription(cols, pt.fmts, pt.p.isQuery())
 	return nil
 }
 
@@ -203,6 +213,9 @@ func (c *conn) describePortal(pt *portal) error {
 func (c *conn) start(pt *portal) (running bool, err error) {
 	pt.started = true
 	if _, err := c.portalColumns(pt); err != nil {
+		return false, err
+	}
+	if err := pt.checkFormats(); err != nil {
 		return false, err
 	}
 	// The context of this execution: CancelRequest, statement_timeout, the
@@ -240,7 +253,7 @@ func (c *conn) run(pt *portal, maxRows int64) error {
 	if pt.done { // run to completion before: no more rows
 		tag, n := pt.tag, pt.final
 		switch {
-		case len(pt.cols) > 0:
+		case len(pt.cols) > 0 || pt.p.isQuery():
 			n = 0
 		case pt.failed:
 			tag = commandTag{}
@@ -340,12 +353,13 @@ func appendRowDescription(dst []byte, cols []column, fmts []int16) ([]byte, erro
 	return dst, nil
 }
 
-// sendRowDescription sends RowDescription, or NoData for no columns.
-func (c *conn) sendRowDescription(cols []column, fmts []int16) {
+// sendRowDescription sends RowDescription, or NoData for no columns unless
+// they are a query's (prepared.isQuery).
+func (c *conn) sendRowDescription(cols []column, fmts []int16, query bool) {
 	if c.w.err != nil {
 		return
 	}
-	if len(cols) == 0 {
+	if len(cols) == 0 && !query {
 		c.w.send(&pgproto3.NoData{})
 		return
 	}

@@ -81,22 +81,60 @@ func (p *prepared) origOffset(r int) int {
 func (c *conn) prepare(text string, oids []uint32) (*prepared, error) {
 	p := &prepared{text: text}
 	if (&lexer{text: text}).next().kind == tokEOF {
+		// Nothing reads the parameters, but they are the ones Parse
+		// declared: ParameterDescription lists them and Bind takes them.
 		p.empty = true
+		for i, oid := range oids {
+			p.params = append(p.params, declaredParam(i, oid))
+		}
 		return p, nil
 	}
 	local, err := parseLocal(text)
 	if err != nil {
 		return nil, err
 	}
-	if c.tx == txFailed && (local == nil || (local.kind != localCommit && local.kind != localRollback &&
-		local.kind != localRollbackTo)) {
-		return nil, errorf(codeInFailedTxn, "current transaction is aborted, commands ignored until end of transaction block")
+	if err := c.checkAborted(local); err != nil {
+		return nil, err
 	}
 	if local != nil {
 		return c.prepareLocal(p, local, oids)
 	}
 	return c.prepareQuery(p, oids)
 }
+
+// checkAborted fails with 25P02 in a failed transaction block unless the
+// statement (local; nil for a query) ends the transaction: only COMMIT,
+// ROLLBACK and ROLLBACK TO SAVEPOINT run there (PostgreSQL's
+// IsTransactionExitStmt).
+func (c *conn) checkAborted(local *localStmt) error {
+	if c.tx != txFailed || local != nil && (local.kind == localCommit || local.kind == localRollback ||
+		local.kind == localRollbackTo) {
+		return nil
+	}
+	return errAborted()
+}
+
+func errAborted() error {
+	return errorf(codeInFailedTxn, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+// returnsRows reports whether p's statement returns rows (PostgreSQL's
+// resultDesc), without running anything.
+func (p *prepared) returnsRows() bool {
+	if p.local == nil {
+		return p.isQuery()
+	}
+	switch p.local.kind {
+	case localShow, localSelect, localFetch, localExecute:
+		return true
+	}
+	return false
+}
+
+// isQuery reports whether p is a query (for the Catalog or the Executor):
+// its result has a RowDescription even without columns (SELECT FROM t),
+// where a session statement without columns has NoData.
+func (p *prepared) isQuery() bool { return p.local == nil && !p.empty }
 
 // prepareQuery prepares a query for the Catalog or the Executor, and when
 // the Executor rejects it with a syntax error (or as not supported), for a
@@ -194,10 +232,7 @@ func catalogPrepared(p *prepared, st CatalogStatement) *prepared {
 		p.verb = "EXPLAIN"
 	}
 	for i, oid := range st.ParamOIDs() {
-		p.params = append(p.params, param{name: paramName(i + 1), oid: oid, typ: oidType(oid)})
-		if p.params[i].typ == nil || oid == oidNumeric { // a numeric keeps its digits and scale as text
-			p.params[i].typ = types.String
-		}
+		p.params = append(p.params, declaredParam(i, oid))
 	}
 	oids := st.ColumnOIDs()
 	fields := st.Columns()
@@ -208,12 +243,30 @@ func catalogPrepared(p *prepared, st CatalogStatement) *prepared {
 	return p
 }
 
+// declaredParam is parameter $i+1 of type oid, read as the type's value or,
+// for a type without one (and a numeric, which keeps its digits and scale),
+// as its text.
+func declaredParam(i int, oid uint32) param {
+	pr := param{name: paramName(i + 1), oid: oid, typ: oidType(oid)}
+	if pr.typ == nil || oid == oidNumeric {
+		pr.typ = types.String
+	}
+	return pr
+}
+
 // prepareExecutor prepares p for the Executor. On error it returns p too,
 // for its placeholder offsets, with the unconverted error.
 func (c *conn) prepareExecutor(p *prepared, oids []uint32) (*prepared, error) {
 	ph, err := scanPlaceholders(p.text, len(oids))
 	if err != nil {
 		return p, err
+	}
+	for i, first := range ph.first {
+		// Nothing tells the type of a parameter the query never uses that
+		// Parse left unspecified ($2 alone, or an OID 0 too many).
+		if first < 0 && (i >= len(oids) || oids[i] == oidUnspecified) {
+			return p, errorf(codeIndeterminateType, fmt.Sprintf("could not determine data type of parameter $%d", i+1))
+		}
 	}
 	p.ph, p.verb = ph, "SELECT"
 	if w := newWords(p.text); w.keyword("explain") {

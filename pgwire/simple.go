@@ -6,13 +6,22 @@ import (
 
 // simpleQuery runs a Query message: each statement in turn, stopping at
 // the first error; then ReadyForQuery, always (psql waits for it).
+//
+// As in PostgreSQL (exec_simple_query), a simple Query uses the unnamed
+// statement and portal: it drops the unnamed statement first, whatever
+// follows, and each statement that gets as far as running replaces the
+// unnamed portal.
 func (c *conn) simpleQuery(text string) {
+	delete(c.stmts, "")
 	var buf [4]span // on the stack: a Query is mostly one statement
 	spans := splitStatements(buf[:0], text)
 	if len(spans) == 0 {
 		c.w.send(&pgproto3.EmptyQueryResponse{})
 	}
 	for _, sp := range spans {
+		// Several statements run in an implicit transaction block, until
+		// one of them opens an explicit one (BEGIN) or ends it (COMMIT).
+		c.implicit = len(spans) > 1 && c.tx == txIdle
 		if err := c.simpleStatement(text[sp.start:sp.end]); err != nil {
 			c.sendError(at(err, text, sp.start))
 			break
@@ -21,9 +30,14 @@ func (c *conn) simpleQuery(text string) {
 			return
 		}
 	}
-	if c.tx == txIdle {
+	switch {
+	case c.implicit && c.tx == txIdle:
+		c.endTxn() // its cursors close, its SET LOCAL and SET TRANSACTION are undone
+	case c.tx == txIdle:
 		c.closePortals()
+		c.txnUndo = nil // committed
 	}
+	c.implicit, c.pipelined = false, false
 	c.readyForQuery()
 }
 
@@ -34,6 +48,7 @@ func (c *conn) simpleStatement(stmt string) error {
 	if err != nil {
 		return err
 	}
+	c.dropUnnamedPortal()
 	pt := &portal{p: p}
 	defer pt.close()
 	cols, err := c.portalColumns(pt)
@@ -47,8 +62,8 @@ func (c *conn) simpleStatement(stmt string) error {
 			}
 		}
 	}
-	if len(cols) > 0 {
-		c.sendRowDescription(cols, pt.fmts)
+	if len(cols) > 0 || p.isQuery() {
+		c.sendRowDescription(cols, pt.fmts, true)
 	}
 	return c.run(pt, 0)
 }

@@ -120,7 +120,7 @@ func (c *conn) establish(m *pgproto3.StartupMessage) error {
 		}
 	}
 	c.set.freezeDefaults()
-	c.settingChanged("", "", false)
+	c.settingChanged("", false)
 	c.w.send(&pgproto3.AuthenticationOk{})
 	c.reported = map[string]string{}
 	for _, s := range knownSettings {
