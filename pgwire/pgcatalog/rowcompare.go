@@ -53,16 +53,11 @@ func (b *binder) rowSubqueryComparison(op string, left []*pg_query.Node, x *pg_q
 		if err != nil {
 			return null, err
 		}
-		rows, err := q.run(ev, e)
-		switch {
-		case err != nil:
+		sub, err := singleRow(ev, q, e)
+		if err != nil || sub == nil {
 			return null, err
-		case len(rows) == 0:
-			return null, nil
-		case len(rows) > 1:
-			return null, errMultipleRows
 		}
-		return compare(ev, &env{row: append(row, rows[0]...), outer: e})
+		return compare(ev, &env{row: append(row, sub...), outer: e})
 	}}, nil
 }
 

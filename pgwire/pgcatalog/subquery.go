@@ -36,16 +36,11 @@ func (b *binder) bindSubLink(x *pg_query.SubLink, sc *scope) (*cexpr, error) {
 			return nil, errorf(CodeSyntax, x.Location, "subquery must return only one column")
 		}
 		perRow := &cexpr{typ: q.cols[0].typ, name: q.cols[0].name, fields: rootFields(q), fn: func(ev *evaluator, e *env) (Value, error) {
-			rows, err := q.run(ev, e)
-			switch {
-			case err != nil:
+			row, err := singleRow(ev, q, e)
+			if err != nil || row == nil {
 				return null, err
-			case len(rows) == 0:
-				return null, nil
-			case len(rows) > 1:
-				return null, errMultipleRows
 			}
-			return rows[0][0], nil
+			return row[0], nil
 		}}
 		if correlated {
 			if e, ok := b.bindScalarJoin(x, sc, perRow); ok {
@@ -341,4 +336,19 @@ func inLookup(typ uint32, x Value, empty, sawNull bool, has func(k string) bool)
 		return null, nil
 	}
 	return boolV(false), nil
+}
+
+// singleRow runs a scalar subquery: its one row, nil when it has none, and
+// the cardinality error when it has more.
+func singleRow(ev *evaluator, q *queryPlan, e *env) ([]Value, error) {
+	rows, err := q.run(ev, e)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(rows) == 0:
+		return nil, nil
+	case len(rows) > 1:
+		return nil, errMultipleRows
+	}
+	return rows[0], nil
 }
