@@ -270,6 +270,10 @@ func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
 	if op == "-" {
 		sign = -1
 	}
+	if op == "-" && isTime(l.typ) && isTime(r.typ) && l.typ != r.typ { // date - timestamp: as timestamps
+		t := unifyTypes(l.typ, r.typ)
+		l, r = b.coerce(l, t), b.coerce(r, t)
+	}
 	switch {
 	case op == "+" && l.typ == tInterval && isTime(r.typ):
 		l, r = r, l

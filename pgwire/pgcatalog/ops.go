@@ -155,7 +155,8 @@ func eval2(ev *evaluator, e *env, l, r *cexpr) (Value, Value, error) {
 }
 
 // unify gives untyped operands the other operand's type (text if both are
-// untyped), as PostgreSQL resolves unknown literals.
+// untyped), as PostgreSQL resolves unknown literals, and a date or time
+// operand of an earlier type the later one's.
 func (b *binder) unify(l, r *cexpr) (*cexpr, *cexpr) {
 	switch {
 	case l.untyped && r.untyped:
@@ -164,6 +165,12 @@ func (b *binder) unify(l, r *cexpr) (*cexpr, *cexpr) {
 		return b.coerce(l, r.typ), r
 	case r.untyped:
 		return l, b.coerce(r, l.typ)
+	case l.typ != r.typ && timeRank(l.typ) > 0 && timeRank(r.typ) > 0:
+		// date, timestamp and timestamptz compare and combine as the
+		// later type, through PostgreSQL's implicit casts: their text
+		// forms do not order as their values.
+		t := unifyTypes(l.typ, r.typ)
+		return b.coerce(l, t), b.coerce(r, t)
 	}
 	return l, r
 }
