@@ -7,11 +7,12 @@ import (
 	"strings"
 )
 
-// Namespace and role OIDs. pg_catalog, public and information_schema keep
-// PostgreSQL 15's OIDs; the one role is the session user with the bootstrap
-// superuser's OID.
+// Namespace and role OIDs. pg_catalog, pg_toast, public and
+// information_schema keep PostgreSQL 15's OIDs; the one role is the session
+// user with the bootstrap superuser's OID.
 const (
 	nspCatalog    = 11
+	nspToast      = 99
 	nspPublic     = 2200
 	nspInfoSchema = 13207
 	roleOID       = 10
@@ -35,7 +36,7 @@ type namespace struct {
 	name string
 }
 
-var namespaces = []namespace{{nspCatalog, "pg_catalog"}, {nspPublic, "public"}, {nspInfoSchema, "information_schema"}}
+var namespaces = []namespace{{nspCatalog, "pg_catalog"}, {nspToast, "pg_toast"}, {nspPublic, "public"}, {nspInfoSchema, "information_schema"}}
 
 // rel is a pg_class row: a Shale table, its primary-key index, or one of the
 // emulated catalog relations.

@@ -448,7 +448,7 @@ func (b *binder) concatExpr(l, r *cexpr) *cexpr {
 		if err != nil || x.isNull() || y.isNull() {
 			return null, err
 		}
-		xs, ys := ev.asText(x, lt), ev.asText(y, rt)
+		xs, ys := castToText(ev, x, lt), castToText(ev, y, rt) // anytextcat casts to text
 		if len(xs)+len(ys) > maxRepeatBytes {
 			return null, textTooLong(len(xs), len(ys))
 		}

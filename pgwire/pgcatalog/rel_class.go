@@ -24,7 +24,11 @@ func statTablesRows(s *snapshot, b *rowBuilder) {
 func namespaceRows(s *snapshot, b *rowBuilder) {
 	for _, n := range namespaces {
 		owner, acl := namespaceOwner(n.oid, s.sess.User)
-		b.add("oid", n.oid, "nspname", n.name, "nspowner", owner, "nspacl", arrayV(acl))
+		var nspacl Value = null
+		if acl != nil {
+			nspacl = arrayV(acl)
+		}
+		b.add("oid", n.oid, "nspname", n.name, "nspowner", owner, "nspacl", nspacl)
 	}
 }
 
@@ -32,7 +36,7 @@ func namespaceRows(s *snapshot, b *rowBuilder) {
 // (information_schema, made later, has none).
 func initPrivsRows(s *snapshot, b *rowBuilder) {
 	for _, n := range namespaces {
-		if n.oid == nspInfoSchema {
+		if n.oid == nspInfoSchema || n.oid == nspToast {
 			continue
 		}
 		_, acl := namespaceOwner(n.oid, s.sess.User)
@@ -57,6 +61,9 @@ func descriptionRows(s *snapshot, b *rowBuilder) {
 		if d, ok := typeDescriptions[t.oid]; ok {
 			b.add("objoid", t.oid, "classoid", uint32(1247), "objsubid", 0, "description", d)
 		}
+	}
+	for _, oid := range []uint32{heapAM, btreeAM} {
+		b.add("objoid", oid, "classoid", uint32(2601), "objsubid", 0, "description", amDescriptions[oid])
 	}
 }
 

@@ -43,7 +43,7 @@ func infoColumnsRows(s *snapshot, b *rowBuilder) {
 				t = typeByOID[tText]
 			}
 			nullable := "YES"
-			if r.isKeyColumn(i + 1) {
+			if r.isNotNull(i + 1) {
 				nullable = "NO"
 			}
 			prec, radix, scale, dtPrec := numericInfo(c.typ)

@@ -75,7 +75,7 @@ func settingsRows(s *snapshot, b *rowBuilder) {
 		source := s.sess.Sources[n]
 		if source == "" || source == "default" {
 			source = "default"
-			if known && v != def.bootVal {
+			if known && v != def.bootVal && !dynamicDefaults[n] {
 				source = "override"
 			}
 		}
@@ -89,6 +89,11 @@ func settingsRows(s *snapshot, b *rowBuilder) {
 			"enumvals", enum, "boot_val", def.bootVal, "reset_val", v, "pending_restart", false)
 	}
 }
+
+// dynamicDefaults are the parameters whose default PostgreSQL works out at
+// startup rather than at boot (client_encoding follows the database's
+// encoding): pg_settings calls such a value default, so \dconfig omits it.
+var dynamicDefaults = map[string]bool{"client_encoding": true}
 
 // inBaseUnit is a setting as pg_settings shows one with a unit: a number
 // of that unit (work_mem 4MB is 4096 kB; statement_timeout 5s is 5000 ms).

@@ -34,6 +34,13 @@ func typeRows(s *snapshot, b *rowBuilder) {
 
 var preferredTypes = map[uint32]bool{tBool: true, tText: true, tOid: true, tFloat8: true, tTimestamptz: true, 1186: true}
 
+// amDescriptions are PostgreSQL's comments on the access methods pg_am
+// lists (\dA+).
+var amDescriptions = map[uint32]string{
+	heapAM:  "heap table access method",
+	btreeAM: "b-tree index access method",
+}
+
 func amRows(s *snapshot, b *rowBuilder) {
 	b.add("oid", uint32(heapAM), "amname", "heap", "amhandler", uint32(0), "amtype", "t")
 	b.add("oid", uint32(btreeAM), "amname", "btree", "amhandler", uint32(0), "amtype", "i")

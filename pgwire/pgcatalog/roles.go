@@ -31,9 +31,13 @@ func (ev *evaluator) roleOIDByName(name string) (uint32, bool) {
 
 // namespaceOwner is the owner of a schema, and its ACL: public's is
 // PostgreSQL 15's ({pg_database_owner=UC/pg_database_owner,=U/...}), the
-// system schemas' are their owner's with USAGE for PUBLIC.
+// system schemas' are their owner's with USAGE for PUBLIC; pg_toast has
+// none (NULL, its owner's default).
 func namespaceOwner(nsp uint32, user string) (owner uint32, acl []Value) {
 	owner, name := uint32(roleOID), user
+	if nsp == nspToast {
+		return owner, nil
+	}
 	if nsp == nspPublic {
 		owner, name = dbOwnerRoleOID, "pg_database_owner"
 	}
@@ -41,4 +45,5 @@ func namespaceOwner(nsp uint32, user string) (owner uint32, acl []Value) {
 }
 
 // namespaceDescriptions are the schemas' comments, as initdb leaves them.
-var namespaceDescriptions = map[uint32]string{nspCatalog: "system catalog schema", nspPublic: "standard public schema"}
+var namespaceDescriptions = map[uint32]string{nspCatalog: "system catalog schema", nspToast: "reserved schema for TOAST tables",
+	nspPublic: "standard public schema"}

@@ -56,8 +56,13 @@ func init() {
 	srfs["pg_get_keywords"] = &srfDef{retType: tRecord, ret: constType(tRecord),
 		fields: []colDef{{"word", tText}, {"catcode", tChar}, {"barelabel", tBool}, {"catdesc", tText}, {"baredesc", tText}},
 		call:   keywordRows}
-	srfs["pg_partition_ancestors"] = &srfDef{min: 1, max: 1, retType: tRegclass, ret: constType(tRegclass),
-		call: func(_ *evaluator, a []Value, _ []uint32) ([]Value, error) { return onlyNonNull(a[0]), nil }}
+	// Shale has no partitioned tables, and for a relation that is neither
+	// a partition nor partitioned PostgreSQL's partition functions return
+	// no rows (\dP+ reads pg_partition_tree).
+	srfs["pg_partition_ancestors"] = &srfDef{min: 1, max: 1, retType: tRegclass, ret: constType(tRegclass), call: noRows}
+	srfs["pg_partition_tree"] = &srfDef{min: 1, max: 1, retType: tRecord, ret: constType(tRecord),
+		fields: []colDef{{"relid", tRegclass}, {"parentrelid", tRegclass}, {"isleaf", tBool}, {"level", tInt4}},
+		call:   noRows}
 	srfs["pg_options_to_table"] = &srfDef{min: 1, max: 1, retType: tRecord, ret: constType(tRecord),
 		fields: []colDef{{"option_name", tText}, {"option_value", tText}}, call: optionsToTable}
 	srfs["aclexplode"] = &srfDef{min: 1, max: 1, retType: tRecord, ret: constType(tRecord),
@@ -65,14 +70,10 @@ func init() {
 		call:   func(*evaluator, []Value, []uint32) ([]Value, error) { return nil, nil }}
 }
 
-func constType(t uint32) func([]uint32) uint32 { return func([]uint32) uint32 { return t } }
+// noRows is a set-returning function's empty result.
+func noRows(*evaluator, []Value, []uint32) ([]Value, error) { return nil, nil }
 
-func onlyNonNull(v Value) []Value {
-	if v.isNull() {
-		return nil
-	}
-	return []Value{v}
-}
+func constType(t uint32) func([]uint32) uint32 { return func([]uint32) uint32 { return t } }
 
 // seriesType is generate_series' result type: its bounds' type, integers
 // widened to the wider of the two; dates make timestamps with time zone.
