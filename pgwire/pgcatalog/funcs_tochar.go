@@ -406,11 +406,3 @@ func caseLike(pat, name string) string {
 	return name
 }
 
-// floorDiv is a / b rounded down.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
