@@ -632,7 +632,7 @@ func (r *scanRows) Next() bool {
 	row := r.rows.Row()
 	j := 0 // the engine column of the next Datum
 	for i := range r.datums {
-		if sh := r.shape[i]; sh.mapType != nil {
+		if sh := &r.shape[i]; sh.mapType != nil {
 			r.datums[i] = r.cellMap(sh.mapType, sh.cells, row[j:j+len(sh.cells)])
 			j += len(sh.cells)
 			continue
