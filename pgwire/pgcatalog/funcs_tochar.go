@@ -405,4 +405,3 @@ func caseLike(pat, name string) string {
 	}
 	return name
 }
-
