@@ -310,7 +310,7 @@ func (s pgSource) Tables(ctx context.Context, database string) ([]pgcatalog.Tabl
 		if err != nil {
 			continue // a table SQL cannot describe is not shown
 		}
-		pt := pgcatalog.Table{Name: t.Name, PrimaryKey: t.PrimaryKey()}
+		pt := pgcatalog.Table{Name: t.Name, PrimaryKey: t.PrimaryKey(), OrderedKeys: orderedKeys(t)}
 		pt.Size, _ = s.store.ApproximateSize(storage.Target{Instance: st.Instance, Table: st.Name})
 		for _, c := range t.Columns(false) {
 			if c.Hidden {
@@ -322,6 +322,20 @@ func (s pgSource) Tables(ctx context.Context, database string) ([]pgcatalog.Tabl
 		out = append(out, pt)
 	}
 	return out, nil
+}
+
+// orderedKeys is how many leading primary-key columns t's scans are
+// sorted by: `_key`, or the key fields up to the first whose encoding does
+// not preserve order (rowkeyschema.Schema.OrderPreserving).
+func orderedKeys(t *catalog.Table) int {
+	if t.KeySchema == nil {
+		return 1
+	}
+	n := 0
+	for n < t.NumKeyFields() && t.KeySchema.OrderPreserving(n) {
+		n++
+	}
+	return n
 }
 
 // Databases implements pgcatalog.DatabaseLister: every instance, named as a

@@ -128,6 +128,11 @@ type Table struct {
 	Name       string
 	Columns    []Column
 	PrimaryKey []string
+	// OrderedKeys is how many leading PrimaryKey columns a scan's rows are
+	// sorted by (ascending; a reverse scan's descending): 1 for a table
+	// keyed by `_key`; for a row-key schema, the leading key fields whose
+	// encoding preserves order. ORDER BY those columns then needs no sort.
+	OrderedKeys int
 	// Size is about how many bytes the table takes on disk (0: unknown),
 	// which pg_relation_size, pg_table_size and pg_database_size report.
 	Size int64

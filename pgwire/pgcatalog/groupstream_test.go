@@ -12,7 +12,7 @@ import (
 type bigSource struct{ n int }
 
 func (s bigSource) Tables(context.Context, string) ([]Table, error) {
-	return []Table{{Name: "big", PrimaryKey: []string{"_key"}, Columns: []Column{
+	return []Table{{Name: "big", PrimaryKey: []string{"_key"}, OrderedKeys: 1, Columns: []Column{
 		{Name: "_key", TypeOID: 17, TypeName: "bytea"}, {Name: "cf", TypeOID: 3802, TypeName: "jsonb"}}}}, nil
 }
 

@@ -28,14 +28,14 @@ type fakeSource struct {
 
 func (f fakeSource) Tables(context.Context, string) ([]Table, error) {
 	tables := []Table{
-		{Name: "t", PrimaryKey: []string{"_key"}, Columns: []Column{
+		{Name: "t", PrimaryKey: []string{"_key"}, OrderedKeys: 1, Columns: []Column{
 			{Name: "_key", TypeOID: 17, TypeName: "bytea"}, {Name: "cf", TypeOID: 3802, TypeName: "jsonb"}}},
-		{Name: "events", PrimaryKey: []string{"_key"}, Columns: []Column{
+		{Name: "events", PrimaryKey: []string{"_key"}, OrderedKeys: 1, Columns: []Column{
 			{Name: "_key", TypeOID: 17, TypeName: "bytea"}, {Name: "stats", TypeOID: 3802, TypeName: "jsonb"},
 			{Name: "meta", TypeOID: 3802, TypeName: "jsonb"}}, Size: 20000},
 	}
 	if f.keyed {
-		tables = append(tables, Table{Name: "readings", PrimaryKey: []string{"device_type", "device_id", "ts"}, Columns: []Column{
+		tables = append(tables, Table{Name: "readings", PrimaryKey: []string{"device_type", "device_id", "ts"}, OrderedKeys: 2, Columns: []Column{
 			{Name: "device_type", TypeOID: 25, TypeName: "text"}, {Name: "device_id", TypeOID: 25, TypeName: "text"},
 			{Name: "ts", TypeOID: 1184, TypeName: "timestamptz"}, {Name: "seq", TypeOID: 20, TypeName: "int8"},
 			{Name: "stats", TypeOID: 3802, TypeName: "jsonb"}}})

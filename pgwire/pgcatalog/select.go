@@ -191,23 +191,32 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 }
 
 // sortedByScan reports whether ORDER BY asks for an order a scan yields
-// rows in: FROM is one Shale table keyed by _key, which a scan reads in
-// key order or (reverse) in descending key order, and the first sort key
-// is _key (it is unique, so later keys never decide). The sort is then
-// left out, so that the select streams and a LIMIT stops the scan:
-// Metabase and DBeaver page through a table by its primary key, and the
-// newest rows of a time series are the last keys.
+// rows in: FROM is one Shale table, read in key order or (reverse) in
+// descending key order, and the sort keys are, in one direction, leading
+// primary-key columns among its OrderedKeys (`_key`, or key fields whose
+// encoding preserves order) — all of them, or the whole primary key
+// followed by anything (the key is unique, so later keys never decide).
+// The sort is then left out, so that the select streams and a LIMIT stops
+// the scan: Metabase and DBeaver page through a table by its primary key,
+// and the newest rows of a time series are the last keys.
 func (p *selectPlan) sortedByScan() (ok, reverse bool) {
 	ts, isScan := p.from.(*tableScanPlan)
 	if !isScan || len(p.sort) == 0 || p.grouped || len(p.wins) > 0 || len(p.srfs) > 0 || p.distinct || p.withTies {
 		return false, false
 	}
-	tc := p.targets[p.sort[0].idx].tableCol
-	if tc == nil || tc.scan != ts {
-		return false, false
+	pk := ts.table.PrimaryKey[:min(ts.table.OrderedKeys, len(ts.table.PrimaryKey))]
+	matched := 0
+	for i, s := range p.sort {
+		if i == len(pk) || s.desc != p.sort[0].desc {
+			break
+		}
+		tc := p.targets[s.idx].tableCol
+		if tc == nil || tc.scan != ts || ts.table.Columns[tc.idx].Name != pk[i] {
+			break
+		}
+		matched++
 	}
-	c := ts.table.Columns[tc.idx]
-	ok = c.Name == "_key" && c.TypeOID == tBytea && slices.Equal(ts.table.PrimaryKey, []string{"_key"})
+	ok = matched == len(p.sort) || matched > 0 && matched == len(ts.table.PrimaryKey)
 	return ok, p.sort[0].desc
 }
 
