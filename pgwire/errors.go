@@ -41,6 +41,7 @@ const (
 	codeActiveTxn           = "25001"
 	codeNoActiveTxn         = "25P01"
 	codeInFailedTxn         = "25P02"
+	codeNoSavepoint         = "3B001"
 	codeInvalidStatement    = "26000"
 	codeInvalidCursor       = "34000"
 	codeDuplicateCursor     = "42P03"

@@ -386,6 +386,9 @@ func (c *conn) runTxn(st *localStmt) (string, error) {
 		return "", errorf(codeNoActiveTxn, strings.ToUpper(map[localKind]string{localRollbackTo: "rollback to savepoint",
 			localSavepoint: "savepoint", localRelease: "release savepoint"}[st.kind])+" can only be used in transaction blocks")
 	}
+	if st.kind != localSavepoint && c.savepointLayer(st.name) < 0 {
+		return "", errorf(codeNoSavepoint, `savepoint "`+st.name+`" does not exist`)
+	}
 	switch st.kind {
 	case localRollbackTo:
 		c.tx = txActive
