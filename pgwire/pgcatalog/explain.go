@@ -44,7 +44,7 @@ func (p *explainPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
 		}
 	}
 	var lines []string
-	if err := explainNode(ev, p.q.root, "", "", &lines); err != nil {
+	if err := explainNode(ev, p.q.root, "", "", -1, &lines); err != nil {
 		return nil, err
 	}
 	if p.analyze {
@@ -107,15 +107,23 @@ func runDiscarding(ev *evaluator, pl plan) (rows int64, took time.Duration, err 
 }
 
 // explainNode appends a plan node's lines: its label after prefix, its
-// details and children indented under it (childIndent).
-func explainNode(ev *evaluator, pl plan, prefix, indent string, lines *[]string) error {
+// details and children indented under it (childIndent). limit is the
+// number of rows a table scan reads as its select opens it (-1: all).
+func explainNode(ev *evaluator, pl plan, prefix, indent string, limit int64, lines *[]string) error {
 	label, details, children := describePlan(pl)
-	if ts, ok := pl.(*tableScanPlan); ok {
-		more, err := ts.explain(ev)
+	childLimit := int64(-1)
+	switch p := pl.(type) {
+	case *tableScanPlan:
+		more, err := p.explain(ev, limit)
 		if err != nil {
 			return err
 		}
 		details = append(details, more...)
+	case *selectPlan:
+		var err error
+		if childLimit, err = p.explainScanLimit(ev); err != nil {
+			return err
+		}
 	}
 	*lines = append(*lines, prefix+label)
 	for _, d := range details {
@@ -126,7 +134,7 @@ func explainNode(ev *evaluator, pl plan, prefix, indent string, lines *[]string)
 		if i == len(children)-1 {
 			branch, next = "└── ", "    "
 		}
-		if err := explainNode(ev, c, indent+branch, indent+next, lines); err != nil {
+		if err := explainNode(ev, c, indent+branch, indent+next, childLimit, lines); err != nil {
 			return err
 		}
 	}
@@ -201,7 +209,7 @@ func colNames(cols []outCol) []string {
 // explain is a Shale table scan's detail lines: the columns it reads, and
 // the Source's plan for the scan with this run's key conditions (or the
 // conditions themselves, when the Source does not explain scans).
-func (p *tableScanPlan) explain(ev *evaluator) ([]string, error) {
+func (p *tableScanPlan) explain(ev *evaluator, limit int64) ([]string, error) {
 	cols, _ := p.scanColumns()
 	names := make([]string, len(cols))
 	for i, c := range cols {
@@ -217,7 +225,7 @@ func (p *tableScanPlan) explain(ev *evaluator) ([]string, error) {
 		lines = append(lines, fmt.Sprintf("rows read: %d", ev.rowsRead(p)))
 	}
 	if x, ok := ev.src.(ScanExplainer); ok {
-		more, err := x.ExplainScan(ev.ctx, ev.sess.Database, ScanRequest{Table: p.table.Name, Columns: cols, Filter: filter, Limit: -1, Reverse: p.reverse})
+		more, err := x.ExplainScan(ev.ctx, ev.sess.Database, ScanRequest{Table: p.table.Name, Columns: cols, Filter: filter, Limit: limit, Reverse: p.reverse})
 		if err != nil {
 			return nil, err
 		}
@@ -228,6 +236,9 @@ func (p *tableScanPlan) explain(ev *evaluator) ([]string, error) {
 	}
 	if len(filter) == 0 {
 		lines = append(lines, "key condition: none (the whole table)")
+	}
+	if limit >= 0 {
+		lines = append(lines, fmt.Sprintf("limit: %d rows", limit))
 	}
 	return lines, nil
 }

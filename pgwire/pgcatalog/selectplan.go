@@ -205,6 +205,32 @@ func (p *selectPlan) streams() bool {
 	return !p.grouped && len(p.wins) == 0 && len(p.srfs) == 0 && !p.distinct && len(p.sort) == 0
 }
 
+// scanLimit is how many rows a streaming select over a table scan reads
+// for LIMIT limit OFFSET offset (limits): all of them (-1) when WHERE
+// may reject rows.
+func (p *selectPlan) scanLimit(limit, offset int64) int64 {
+	if limit >= 0 && (p.where == nil || p.whereConst) && offset <= 1<<62 && limit <= 1<<62 {
+		return limit + offset
+	}
+	return -1
+}
+
+// explainScanLimit is the scanLimit open would give p's table scan, or -1
+// when p does not stream its rows from one.
+func (p *selectPlan) explainScanLimit(ev *evaluator) (int64, error) {
+	if _, ok := p.from.(*tableScanPlan); !ok {
+		return -1, nil
+	}
+	limit, offset, err := p.limits(ev, nil)
+	if err != nil {
+		return 0, err
+	}
+	if p.sortOnly() && (limit < 0 || limit > 1<<20 || offset > 1<<20) || !p.streams() {
+		return -1, nil
+	}
+	return p.scanLimit(limit, offset), nil
+}
+
 // limits evaluates LIMIT and OFFSET as applyLimit applies them: limit < 0
 // means none.
 func (p *selectPlan) limits(ev *evaluator, outer *env) (limit, offset int64, err error) {
@@ -282,11 +308,7 @@ func (p *selectPlan) open(ev *evaluator, outer *env, top bool) (rowIter, error) 
 	}
 	it := &selectIter{p: p, ev: ev, outer: outer, limit: limit, offset: offset, top: top}
 	if ts, ok := p.from.(*tableScanPlan); ok {
-		hint := int64(-1)
-		if limit >= 0 && (p.where == nil || p.whereConst) && offset <= 1<<62 && limit <= 1<<62 {
-			hint = limit + offset
-		}
-		if it.src, err = ts.open(ev, hint); err != nil {
+		if it.src, err = ts.open(ev, p.scanLimit(limit, offset)); err != nil {
 			return nil, err
 		}
 		return it, nil
