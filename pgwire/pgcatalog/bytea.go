@@ -141,8 +141,9 @@ func byteaBytes(v Value) []byte {
 // likeBytes reports whether s matches LIKE pattern p, byte by byte: % is
 // any run of bytes, _ one byte, and \ makes the byte after it literal (a
 // pattern ending in it is an error, as in PostgreSQL). It is bytea's LIKE,
-// where a byte is not a character.
-func likeBytes(s, p []byte) (bool, error) {
+// where a byte is not a character, and text's for a pattern without _
+// (likeTextExpr), where matching bytes is matching characters.
+func likeBytes[T string | []byte](s, p T) (bool, error) {
 	// Greedy matching that remembers the last %: when a later literal
 	// fails, that % takes one more byte and matching resumes after it.
 	si, pi := 0, 0
@@ -189,7 +190,7 @@ func likeBytes(s, p []byte) (bool, error) {
 
 // likeTail checks the unread rest of a pattern for a trailing escape, so
 // that a bad pattern is an error whatever it is matched against.
-func likeTail(p []byte) error {
+func likeTail[T string | []byte](p T) error {
 	for i := 0; i < len(p); i++ {
 		if p[i] == '\\' {
 			if i+1 == len(p) {

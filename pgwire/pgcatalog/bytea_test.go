@@ -69,13 +69,15 @@ func TestLikeBytes(t *testing.T) {
 }
 
 // FuzzLikeBytes requires that likeBytes agrees with text LIKE (likeToRegex)
-// wherever a byte is a character: on ASCII.
+// wherever a byte is a character, on ASCII, and wherever the pattern has no
+// _, on any UTF-8 text (likeTextExpr).
 func FuzzLikeBytes(f *testing.F) {
-	for _, seed := range [][2]string{{"abc", "a%c"}, {"aaab", "%ab"}, {"a%c", `a\%_`}, {"", `\`}, {"xyx", "%x_x%"}} {
+	for _, seed := range [][2]string{{"abc", "a%c"}, {"aaab", "%ab"}, {"a%c", `a\%_`}, {"", `\`}, {"xyx", "%x_x%"},
+		{"héé", "%é"}, {"日本語", "%本%"}, {"é", `\é`}} {
 		f.Add(seed[0], seed[1])
 	}
 	f.Fuzz(func(t *testing.T, s, p string) {
-		if !ascii(s) || !ascii(p) {
+		if !(ascii(s) && ascii(p)) && !(utf8.ValidString(s) && utf8.ValidString(p) && !likeHasAnyChar(p)) {
 			return
 		}
 		got, err := likeBytes([]byte(s), []byte(p))

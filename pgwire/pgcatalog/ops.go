@@ -353,6 +353,9 @@ func matchExpr(op string, l, r *cexpr) *cexpr {
 	negate := strings.HasPrefix(op, "!")
 	fold := strings.HasSuffix(op, "*")
 	like := strings.Contains(op, "~~")
+	if like && !fold && r.isConst && !r.val.isNull() && !likeHasAnyChar(r.val.s) {
+		return likeTextExpr(negate, l, r.val.s)
+	}
 	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		x, y, err := eval2(ev, e, l, r)
 		if err != nil || x.isNull() || y.isNull() {
@@ -370,6 +373,39 @@ func matchExpr(op string, l, r *cexpr) *cexpr {
 		}
 		return boolV(re.MatchString(x.s) != negate), nil
 	}}
+}
+
+// likeTextExpr binds text LIKE (NOT LIKE when negate) with a constant
+// pattern that has no _: % matches any run of characters, and every
+// literal is whole UTF-8 sequences, which can only match at a character's
+// start, so matching bytes (likeBytes) is matching characters, with no
+// regular expression to build or run per row.
+func likeTextExpr(negate bool, l *cexpr, pattern string) *cexpr {
+	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+		x, err := l.fn(ev, e)
+		if err != nil || x.isNull() {
+			return null, err
+		}
+		ok, err := likeBytes(x.s, pattern)
+		if err != nil {
+			return null, err
+		}
+		return boolV(ok != negate), nil
+	}}
+}
+
+// likeHasAnyChar reports whether LIKE pattern p holds an unescaped _,
+// which matches one character (not one byte).
+func likeHasAnyChar(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '_':
+			return true
+		}
+	}
+	return false
 }
 
 // likeBytesExpr binds bytea LIKE (NOT LIKE when negate): it matches bytes,
