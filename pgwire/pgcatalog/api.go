@@ -241,7 +241,14 @@ func (s *Statement) Run(ctx context.Context, src Source, sess *Session, args []*
 	defer rows.Close()
 	res := &Result{Columns: s.Columns(), Rows: [][]*string{}}
 	for rows.Next() {
-		res.Rows = append(res.Rows, append([]*string(nil), rows.Text()...))
+		row := make([]*string, len(rows.Text()))
+		for i, t := range rows.Text() {
+			if t != nil {
+				s := *t
+				row[i] = &s
+			}
+		}
+		res.Rows = append(res.Rows, row)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -269,8 +276,9 @@ func (s *Statement) Open(ctx context.Context, src Source, sess *Session, args []
 		ev.closeScans()
 		return nil, err
 	}
+	reuseRows(it) // Next formats each row before it asks for the next
 	n := len(s.plan.cols)
-	return &Rows{ev: ev, it: it, cols: s.plan.cols, text: make([]*string, n), nat: make([]any, n)}, nil
+	return &Rows{ev: ev, it: it, cols: s.plan.cols, text: make([]*string, n), strs: make([]string, n), nat: make([]any, n)}, nil
 }
 
 // Rows is a running statement's result.
@@ -279,6 +287,7 @@ type Rows struct {
 	it   rowIter
 	cols []outCol
 	text []*string
+	strs []string // what text points to, reused from row to row
 	nat  []any
 	err  error
 	done bool
@@ -302,7 +311,11 @@ func (r *Rows) Next() (ok bool) {
 	}
 	for i, c := range r.cols {
 		v := row[i]
-		r.text[i], r.nat[i] = r.ev.format(v, c.typ), nil
+		r.text[i], r.nat[i] = nil, nil
+		if !v.isNull() {
+			r.strs[i] = r.ev.text(v, c.typ)
+			r.text[i] = &r.strs[i]
+		}
 		if v.nat != nil && v.nat.typ == c.typ {
 			r.nat[i] = v.nat.v
 		}
@@ -311,7 +324,8 @@ func (r *Rows) Next() (ok bool) {
 }
 
 // Text is the current row in text format (nil = NULL), valid until the
-// next call to Next.
+// next call to Next (its pointers are reused: copy the strings to keep
+// them).
 func (r *Rows) Text() []*string { return r.text }
 
 // Natives gives, for each column of the current row, the Datum.Native of

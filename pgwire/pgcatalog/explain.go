@@ -93,6 +93,7 @@ func runDiscarding(ev *evaluator, pl plan) (rows int64, took time.Duration, err 
 	if err != nil {
 		return 0, 0, err
 	}
+	reuseRows(it)
 	defer it.close()
 	for {
 		r, err := it.next()

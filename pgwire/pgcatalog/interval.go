@@ -343,8 +343,19 @@ func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
 }
 
 // strictBinary is an expression of type typ over l and r that is NULL
-// when either is, else fn of their values.
+// when either is, else fn of their values. A constant r (cf->>'q', n + 1)
+// is read once, here.
 func strictBinary(typ uint32, l, r *cexpr, fn func(x, y Value) (Value, error)) *cexpr {
+	if r.isConst && !r.val.isNull() {
+		y := r.val
+		return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
+			x, err := l.fn(ev, e)
+			if err != nil || x.isNull() {
+				return null, err
+			}
+			return fn(x, y)
+		}}
+	}
 	return &cexpr{typ: typ, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		x, y, err := eval2(ev, e, l, r)
 		if err != nil || x.isNull() || y.isNull() {

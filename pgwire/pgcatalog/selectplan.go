@@ -337,6 +337,26 @@ type selectIter struct {
 	skipped, rowsN int64
 	seen           int
 	top            bool
+	// reuse: the consumer is done with a row before it asks for the next
+	// (reuseRows), so each row reuses the last one's slice and env.
+	reuse bool
+	row   []Value
+	env   env
+}
+
+// reuseRows tells a row stream that its consumer is done with each row
+// before it asks for the next, as the statement's result (Rows) and
+// EXPLAIN ANALYZE are: a streaming select, and the select or table scan it
+// reads (which it is done with the same way), then reuse one row's memory
+// for the next instead of allocating each.
+func reuseRows(it rowIter) {
+	switch x := it.(type) {
+	case *selectIter:
+		x.reuse = true
+		reuseRows(x.src)
+	case *scanIter:
+		x.reuse = true
+	}
 }
 
 func (it *selectIter) next() ([]Value, error) {
@@ -359,7 +379,13 @@ func (it *selectIter) next() ([]Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		e := &env{row: r, outer: it.outer}
+		var e *env
+		if it.reuse {
+			it.env = env{row: r, outer: it.outer}
+			e = &it.env
+		} else {
+			e = &env{row: r, outer: it.outer}
+		}
 		if p.where != nil && !p.whereConst {
 			v, err := p.where.fn(ev, e)
 			if err != nil {
@@ -373,7 +399,13 @@ func (it *selectIter) next() ([]Value, error) {
 			it.skipped++
 			continue
 		}
-		row := make([]Value, p.nvisible)
+		row := it.row
+		if row == nil {
+			row = make([]Value, p.nvisible)
+		}
+		if it.reuse {
+			it.row = row
+		}
 		for j := range row {
 			v, err := p.targets[j].fn(ev, e)
 			if err != nil {

@@ -248,6 +248,11 @@ type scanIter struct {
 	typs   []uint32
 	width  int
 	closed bool
+	// reuse: the consumer is done with a row before it asks for the next
+	// (reuseRows), so each row reuses the last one's slices.
+	reuse bool
+	row   []Value
+	nats  []native
 }
 
 func (it *scanIter) next() ([]Value, error) {
@@ -265,8 +270,15 @@ func (it *scanIter) next() ([]Value, error) {
 		it.close()
 		return nil, errorf("XX000", noPos, "table scan returned %d values for %d columns", len(ds), len(it.idx))
 	}
-	row := make([]Value, it.width)
-	nats := make([]native, len(ds))
+	row, nats := it.row, it.nats
+	if row == nil {
+		row, nats = make([]Value, it.width), make([]native, len(ds))
+	} else {
+		clear(row)
+	}
+	if it.reuse {
+		it.row, it.nats = row, nats
+	}
 	for k, d := range ds {
 		if d.Null {
 			continue
