@@ -323,6 +323,11 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 }
 
 func cmpExpr(op string, l, r *cexpr) *cexpr {
+	if l.typ == r.typ && timeRank(l.typ) > 0 { // dates past 9999 (compareAs)
+		return strictBinary(tBool, l, r, func(x, y Value) (Value, error) {
+			return boolV(cmpResult(op, compareAs(x, y, l.typ))), nil
+		})
+	}
 	return &cexpr{typ: tBool, name: "?column?", fn: func(ev *evaluator, e *env) (Value, error) {
 		x, y, err := eval2(ev, e, l, r)
 		if err != nil || x.isNull() || y.isNull() {

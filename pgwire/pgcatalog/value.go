@@ -142,16 +142,43 @@ func compare(a, b Value) int {
 
 // compareAs orders two non-NULL values of type typ: intervals, which are
 // text, by their length as PostgreSQL's interval_cmp does ('1 day' before
-// '25 hours'); every other type as compare does.
+// '25 hours'); dates and timestamps, text too, with years past 9999 after
+// the others (compareTimeText); every other type as compare does.
 func compareAs(a, b Value, typ uint32) int {
-	if typ == tInterval && a.k == kText && b.k == kText {
-		x, errX := parseInterval(a.s)
-		y, errY := parseInterval(b.s)
-		if errX == nil && errY == nil {
-			return x.compare(y)
+	if a.k == kText && b.k == kText {
+		switch {
+		case typ == tInterval:
+			x, errX := parseInterval(a.s)
+			y, errY := parseInterval(b.s)
+			if errX == nil && errY == nil {
+				return x.compare(y)
+			}
+		case timeRank(typ) > 0:
+			return compareTimeText(a.s, b.s)
 		}
 	}
 	return compare(a, b)
+}
+
+// compareTimeText orders the texts of two dates or timestamps (of one
+// type, timestamptz in UTC), which order as text while their years have
+// the same number of digits: a year past 9999 has more. The words
+// infinity and -infinity order as text, after and before every date.
+func compareTimeText(a, b string) int {
+	da, db := leadingDigits(a), leadingDigits(b)
+	if da >= 4 && db >= 4 && da != db {
+		return cmpOrdered(da, db)
+	}
+	return strings.Compare(a, b)
+}
+
+// leadingDigits counts the decimal digits s starts with.
+func leadingDigits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // compareNumeric orders numerics (and integers) exactly: 1.50 = 1.5.
