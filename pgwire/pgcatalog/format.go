@@ -9,15 +9,6 @@ import (
 
 const timestampLayout = "2006-01-02 15:04:05.999999-07"
 
-// format renders v in PostgreSQL's text output format for type typ.
-func (ev *evaluator) format(v Value, typ uint32) *string {
-	if v.isNull() {
-		return nil
-	}
-	s := ev.text(v, typ)
-	return &s
-}
-
 // text renders a non-NULL value as its type's output function does.
 func (ev *evaluator) text(v Value, typ uint32) string {
 	if typ == tTimestamptz && v.k == kText && ev.zone() != time.UTC {
