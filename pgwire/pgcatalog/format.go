@@ -125,6 +125,11 @@ func (ev *evaluator) regName(oid int64, typ uint32) string {
 			if typ == tRegprocedure {
 				return procSignature(p)
 			}
+			// A name that does not resolve to this one function alone
+			// is qualified, as PostgreSQL's regprocout does.
+			if len(procsByName[p.name]) != 1 {
+				return quoteIdent(nspName(p.nsp)) + "." + quoteIdent(p.name)
+			}
 			return quoteIdent(p.name)
 		}
 	}
