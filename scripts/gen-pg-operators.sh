@@ -10,7 +10,9 @@
 # operators: right only) and kept when Shale accepts it with PostgreSQL's
 # result type; every cast between listed types is probed with
 # pg_typeof(NULL::source::target). Polymorphic operands are probed as
-# integer and integer[]. The rows come from a PostgreSQL 15 server.
+# integer and integer[]. Those accepted are then run over sample values on
+# both servers and dropped where Shale's result differs (below). The rows
+# come from a PostgreSQL 15 server.
 #
 # Usage: scripts/gen-pg-operators.sh
 #   SHALE_PSQL="-h 127.0.0.1 -p 5433 -d demo"          psql arguments for Shale
@@ -20,6 +22,7 @@ cd "$(dirname "$0")/.."
 shale_psql=${SHALE_PSQL:--h 127.0.0.1 -p 5433 -d demo}
 pg_psql=${PG_PSQL:--h 127.0.0.1 -p 15433 -U postgres -d postgres}
 out=pgwire/pgcatalog/operator_data.go
+export PGTZ=UTC # the sample values' results must not depend on the servers' zones
 
 # shellcheck disable=SC2086
 version=$(psql $pg_psql -X -A -t -c "SHOW server_version")
@@ -55,6 +58,46 @@ SQL
 accepted=$(psql $shale_psql -X -A -t -F ' ' -f "$probes" 2>/dev/null || true)
 ops=$(echo "$accepted" | awk '$1 == "op" {printf "%s%s", sep, $2; sep = ","}')
 casts=$(echo "$accepted" | awk '$1 == "cast" {printf "%s%s", sep, $2; sep = ","}')
+
+# A NULL probe shows only that Shale binds the operator or cast. Each kept
+# one is then run over sample values of its types (none for the reg* types,
+# whose values name each server's own objects) on both servers, and dropped
+# when Shale's result differs from PostgreSQL's, or only one of them fails.
+samples="(21,'2'),(23,'3'),(20,'5'),(700,'1.5'),(701,'2'),(1700,'7.25'),(25,'abc'),(19,'abd'),(1042,'abc'),
+  (1043,'abe'),(16,'true'),(1082,'2024-01-02'),(1114,'2024-01-02 03:04:05'),(1184,'2024-01-02 03:04:05+00'),
+  (1186,'1 day 02:00'),(1083,'10:00'),(1266,'10:00+02'),(3802,'{\"a\":1,\"b\":[1,2]}'),(114,'{\"a\":1}'),
+  (17,'\\x0102'),(2950,'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'),(26,'5'),(18,'a'),(1009,'{a,b}'),(1007,'{1,2}'),
+  (2277,'{1,2}'),(2283,'4'),(5077,'4'),(5078,'{1,2}'),(2776,'4'),(5079,'4'),(4072,'\$.a'),(1021,'{1.5}'),
+  (1015,'{x}'),(1005,'{1}'),(1016,'{1}'),(1022,'{2.5}'),(1231,'{1.5}'),(28,'7'),(5069,'9'),(3220,'0/16B3748')"
+# shellcheck disable=SC2086
+psql $pg_psql -X -A -t >"$probes" <<SQL
+WITH s(t, v) AS (VALUES $samples),
+typed AS (SELECT t, format('%L::%s', v, $(probe_type t)) AS e FROM s)
+SELECT format('SELECT ''op'', %s, (%s %s %s)::text;', o.oid, coalesce(l.e, ''), o.oprname, r.e)
+FROM pg_operator o LEFT JOIN typed l ON l.t = o.oprleft JOIN typed r ON r.t = o.oprright
+WHERE o.oid IN ($ops) AND (o.oprkind = 'l' OR l.t IS NOT NULL)
+UNION ALL
+SELECT format('SELECT ''cast'', %s, (%s::%s)::text;', c.oid, s.e, format_type(c.casttarget, NULL))
+FROM pg_cast c JOIN typed s ON s.t = c.castsource
+WHERE c.oid IN ($casts) AND c.casttarget NOT IN (SELECT oid FROM pg_type WHERE typname LIKE 'reg%');
+SQL
+pg_values=$(mktemp)
+shale_values=$(mktemp)
+trap 'rm -f "$probes" "$pg_values" "$shale_values"' EXIT
+# shellcheck disable=SC2086
+psql $pg_psql -X -A -t -F ' ' -f "$probes" >"$pg_values" 2>/dev/null || true
+# shellcheck disable=SC2086
+psql $shale_psql -X -A -t -F ' ' -f "$probes" >"$shale_values" 2>/dev/null || true
+differ=$(grep -o "'[a-z]*', [0-9]*" "$probes" | tr -d "'," | awk -v pg="$pg_values" -v shale="$shale_values" '
+  BEGIN {
+    while ((getline l < pg) > 0) { split(l, f, " "); want[f[1] " " f[2]] = l }
+    while ((getline l < shale) > 0) { split(l, f, " "); got[f[1] " " f[2]] = l }
+  }
+  want[$0] != got[$0] { print }')
+drop() { echo "$2" | tr , '\n' | grep -vxF -f <(echo "$differ" | awk -v w="$1" '$1 == w {print $2}'; echo x) | paste -sd,; }
+ops=$(drop op "$ops")
+casts=$(drop cast "$casts")
+echo "dropped for differing values: $(echo "$differ" | paste -sd' ')" >&2
 
 goarr() { echo "CASE WHEN $1 IS NULL THEN 'nil' ELSE '[]$2{' || array_to_string(ARRAY(SELECT $3 FROM unnest($1) e), ', ') || '}' END"; }
 
