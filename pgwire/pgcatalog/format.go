@@ -42,6 +42,9 @@ func (ev *evaluator) text(v Value, typ uint32) string {
 		if isRegType(typ) {
 			return ev.regName(v.i, typ)
 		}
+		if typ == tRegoper || typ == tRegoperator {
+			return regoperName(v.i, typ)
+		}
 		return strconv.FormatInt(v.i, 10)
 	case kFloat:
 		if typ == tNumeric && !math.IsNaN(v.f) && !math.IsInf(v.f, 0) {

@@ -1,6 +1,9 @@
 package pgcatalog
 
-import "sync"
+import (
+	"strconv"
+	"sync"
+)
 
 // pg_operator and pg_cast: the operators and casts this package evaluates,
 // as PostgreSQL 15 lists them (operator_data.go, written by
@@ -65,4 +68,47 @@ func operatorDescription(oid uint32) string {
 		}
 	})
 	return operDescs[oid]
+}
+
+// The OID alias types of operators. Shale renders them (regoperout,
+// regoperatorout) but does not read them back from names.
+const (
+	tRegoper     = 2203
+	tRegoperator = 2204
+)
+
+var (
+	operOnce    sync.Once
+	operByOID   map[uint32]*operDef
+	opersByName map[string]int
+)
+
+// regoperName is a regoper's or regoperator's text: the operator's name,
+// qualified when other operators share it (regoper), or its name and
+// operand types, NONE for a prefix operator's left (regoperator); the OID
+// itself for 0 or an operator pg_operator does not list.
+func regoperName(oid int64, typ uint32) string {
+	operOnce.Do(func() {
+		operByOID, opersByName = map[uint32]*operDef{}, map[string]int{}
+		for i := range pgOperators {
+			o := &pgOperators[i]
+			operByOID[o.oid] = o
+			opersByName[o.name]++
+		}
+	})
+	o, ok := operByOID[uint32(oid)]
+	if !ok || oid != int64(uint32(oid)) {
+		return strconv.FormatInt(oid, 10)
+	}
+	if typ == tRegoperator {
+		left := "NONE"
+		if o.left != 0 {
+			left = formatType(o.left, -1)
+		}
+		return o.name + "(" + left + "," + formatType(o.right, -1) + ")"
+	}
+	if opersByName[o.name] == 1 {
+		return o.name
+	}
+	return "pg_catalog." + o.name
 }
