@@ -51,6 +51,12 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 		}
 		return textV(path.String()), nil
 	}
+	if from == tChar && to == tInt4 { // the byte's code, as char_int4
+		return intV(charCode(v.s)), nil
+	}
+	if to == tChar && from == tInt4 {
+		return charFromCode(v)
+	}
 	if isTextType(to) && v.k == kBool { // boolean's cast to text spells it out
 		return textV(strconv.FormatBool(v.b)), nil
 	}
@@ -490,6 +496,36 @@ func castJSON(s string, from, to uint32) (Value, error) {
 		return textV(s), nil
 	}
 	return jsonValue(s, tJSONB)
+}
+
+// charCode is a "char"'s byte as a signed integer; its text is the byte,
+// \ooo for one with the high bit set, or "" for 0 (charout).
+func charCode(s string) int64 {
+	if len(s) == 4 && s[0] == '\\' {
+		if n, err := strconv.ParseUint(s[1:], 8, 8); err == nil {
+			return int64(int8(n))
+		}
+	}
+	if s == "" {
+		return 0
+	}
+	return int64(int8(s[0]))
+}
+
+// charFromCode is i4tochar: the "char" whose byte is the integer.
+func charFromCode(v Value) (Value, error) {
+	n, ok := v.asInt()
+	if !ok || n < math.MinInt8 || n > math.MaxInt8 {
+		return null, errorf(CodeOutOfRange, noPos, "\"char\" out of range")
+	}
+	switch b := byte(n); {
+	case b == 0:
+		return textV(""), nil
+	case b >= 0x80:
+		return textV(fmt.Sprintf("\\%03o", b)), nil
+	default:
+		return textV(string(rune(b))), nil
+	}
 }
 
 func castText(s string, to uint32) Value {

@@ -68,8 +68,12 @@
 // (procs.go) and pg_settings (settingsRows) hold PostgreSQL 15's own rows
 // and descriptions for what Shale evaluates and keeps, transcribed by
 // scripts/gen-pg-catalog.sh into proc_data.go and settings_data.go.
-// pg_description holds the schemas', the built-in functions' and the
-// types' comments (Shale keeps no others).
+// pg_operator and pg_cast (rel_operator.go) hold PostgreSQL 15's rows for
+// the operators and casts Shale evaluates, which scripts/gen-pg-operators.sh
+// finds by probing a running Shale and transcribes into operator_data.go
+// with the functions implementing them (pg_proc lists those too).
+// pg_description holds the schemas', the built-in functions', the
+// operators' and the types' comments (Shale keeps no others).
 //
 // # Shale tables
 //

@@ -33,6 +33,9 @@ func (ev *evaluator) text(v Value, typ uint32) string {
 		if isRegType(typ) {
 			return ev.regName(v.i, typ)
 		}
+		if typ == tRegoper || typ == tRegoperator {
+			return regoperName(v.i, typ)
+		}
 		return strconv.FormatInt(v.i, 10)
 	case kFloat:
 		if typ == tNumeric && !math.IsNaN(v.f) && !math.IsInf(v.f, 0) {
@@ -115,6 +118,11 @@ func (ev *evaluator) regName(oid int64, typ uint32) string {
 		if p, ok := procByOID(uint32(oid)); ok {
 			if typ == tRegprocedure {
 				return procSignature(p)
+			}
+			// A name that does not resolve to this one function alone
+			// is qualified, as PostgreSQL's regprocout does.
+			if len(procsByName[p.name]) != 1 {
+				return quoteIdent(nspName(p.nsp)) + "." + quoteIdent(p.name)
 			}
 			return quoteIdent(p.name)
 		}

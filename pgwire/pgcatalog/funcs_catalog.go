@@ -88,7 +88,8 @@ func init() {
 	register("pg_get_viewdef", &builtin{min: 1, max: 2, args: []uint32{tOid}, ret: tText,
 		fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
 	// pg_description holds the schemas' comments (roles.go), the
-	// built-in functions' and types' (proc_data.go) and the access methods'.
+	// built-in functions' and types' (proc_data.go), the operators'
+	// (operator_data.go) and the access methods'.
 	register("obj_description", &builtin{min: 1, max: 2, args: []uint32{tOid, tName}, ret: tText,
 		fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 			oid := uint32(a[0].i)
@@ -99,6 +100,9 @@ func init() {
 				return textV(p.description), nil
 			}
 			if d, ok := typeDescriptions[oid]; ok && (len(a) == 1 || a[1].s == "pg_type") {
+				return textV(d), nil
+			}
+			if d := operatorDescription(oid); d != "" && (len(a) == 1 || a[1].s == "pg_operator") {
 				return textV(d), nil
 			}
 			if d, ok := amDescriptions[oid]; ok && len(a) == 2 && a[1].s == "pg_am" {

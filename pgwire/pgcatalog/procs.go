@@ -97,6 +97,19 @@ func buildProcs() {
 			procsByName[p.name] = append(procsByName[p.name], p)
 		}
 	}
+	// The functions implementing the operators and casts (rel_operator.go)
+	// that are not otherwise listed.
+	listed := map[uint32]bool{}
+	for _, p := range procList {
+		listed[p.oid] = true
+	}
+	for i := range pgOperatorProcs {
+		if p := &pgOperatorProcs[i]; !listed[p.oid] {
+			listed[p.oid] = true
+			procList = append(procList, p)
+			procsByName[p.name] = append(procsByName[p.name], p)
+		}
+	}
 	var missing []string
 	for n := range names {
 		if procsByName[n] == nil && !notFunctions[n] {

@@ -62,6 +62,11 @@ func descriptionRows(s *snapshot, b *rowBuilder) {
 			b.add("objoid", t.oid, "classoid", uint32(1247), "objsubid", 0, "description", d)
 		}
 	}
+	for _, o := range pgOperators {
+		if o.description != "" {
+			b.add("objoid", o.oid, "classoid", uint32(2617), "objsubid", 0, "description", o.description)
+		}
+	}
 	for _, oid := range []uint32{heapAM, btreeAM} {
 		b.add("objoid", oid, "classoid", uint32(2601), "objsubid", 0, "description", amDescriptions[oid])
 	}
