@@ -67,6 +67,11 @@ func init() {
 		}
 		return arrayV(parts), nil
 	}})
+	srfs["string_to_table"] = &srfDef{min: 2, max: 3, retType: tText, ret: constType(tText),
+		call: func(ev *evaluator, a []Value, t []uint32) ([]Value, error) {
+			v, err := stringToArray(ev, a, t)
+			return v.a, err
+		}}
 	srfs["regexp_split_to_table"] = &srfDef{min: 2, max: 3, retType: tText, ret: constType(tText),
 		call: func(ev *evaluator, a []Value, _ []uint32) ([]Value, error) {
 			if a[0].isNull() || a[1].isNull() {
