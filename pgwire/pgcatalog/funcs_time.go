@@ -14,15 +14,15 @@ import (
 // (zone.go).
 
 func init() {
-	register("extract", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tNumeric, fn: extract})
-	register("date_part", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tFloat8, fn: datePart})
+	register("extract", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tNumeric, fn: byUnit(extract)})
+	register("date_part", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tFloat8, fn: byUnit(datePart)})
 	register("timezone", &builtin{min: 2, max: 2, args: []uint32{tText, tTimestamptz}, retFn: atTimeZoneType, fn: atTimeZone})
 	register("date_trunc", &builtin{min: 2, max: 3, args: []uint32{tText, tTimestamptz, tText}, retFn: func(t []uint32) uint32 {
 		if t[1] == tTimestamp || t[1] == tInterval {
 			return t[1]
 		}
 		return tTimestamptz // a date reads as a timestamptz, the preferred type
-	}, fn: dateTrunc})
+	}, fn: byUnit(dateTrunc)})
 	register("to_timestamp", &builtin{min: 1, max: 2, args: []uint32{tText, tText}, ret: tTimestamptz, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
 		if len(a) == 2 {
 			return toTimestampText(ev, a[0].s, a[1].s)
@@ -226,6 +226,9 @@ func intervalPart(field, text string) (Value, error) {
 		return micros(iv.micros%60e6, 3), nil
 	case "microseconds":
 		return numericV(numericFromInt(iv.micros % 60e6)), nil
+	}
+	if !knownUnits[field] {
+		return null, unitError(field, tInterval)
 	}
 	return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not supported for type interval", field)
 }
