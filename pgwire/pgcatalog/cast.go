@@ -215,9 +215,9 @@ func parseNamedZoneTime(s string) (time.Time, bool, error) {
 		return time.Time{}, false, nil
 	}
 	var loc *time.Location
-	if name[0] == '+' || name[0] == '-' { // an offset after a space
-		l, err := LoadZone(name)
-		if err != nil {
+	if name[0] == '+' || name[0] == '-' { // an offset after a space, east of UTC
+		l, ok := offsetZone(name, false)
+		if !ok {
 			return time.Time{}, false, nil
 		}
 		loc = l

@@ -558,9 +558,13 @@ func makeTimestamp(zoned bool) func(*evaluator, []Value, []uint32) (Value, error
 		if zoned {
 			typ, loc = tTimestamptz, ev.zone()
 			if len(a) > 6 {
-				z, err := LoadZone(strings.TrimSpace(a[6].s))
-				if err != nil {
-					return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[6].s)
+				name := strings.TrimSpace(a[6].s)
+				z, ok := offsetZone(name, false) // an offset here is east of UTC, unlike AT TIME ZONE's
+				if !ok {
+					var err error
+					if z, err = zoneArg(name); err != nil {
+						return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[6].s)
+					}
 				}
 				loc = z
 			}

@@ -31,7 +31,15 @@ func init() {
 		if !ok {
 			return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type double precision: \"%s\"", a[0].s)
 		}
-		if math.IsNaN(sec) || math.IsInf(sec, 0) || math.Abs(sec) > 9.2e12 {
+		switch {
+		case math.IsNaN(sec):
+			return null, errorf("22008", noPos, "timestamp cannot be NaN")
+		case math.IsInf(sec, 1):
+			return textV("infinity"), nil
+		case math.IsInf(sec, -1):
+			return textV("-infinity"), nil
+		}
+		if math.Abs(sec) > 9.2e12 {
 			return null, errorf(CodeOutOfRange, noPos, "timestamp out of range: \"%s\"", formatFloat(sec))
 		}
 		whole, frac := math.Modf(sec)
@@ -301,7 +309,7 @@ func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		ts, typ = wallTime(y, m, d, 0, 0, 0, 0, ev.zone()), tTimestamptz
 	}
 	if len(a) > 2 && typ == tTimestamptz {
-		loc, err := LoadZone(strings.TrimSpace(a[2].s))
+		loc, err := zoneArg(strings.TrimSpace(a[2].s))
 		if err != nil {
 			return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[2].s)
 		}
