@@ -77,7 +77,10 @@ func aggregateDefs() map[string]*aggDef {
 			}
 			return arrayV(out), nil
 		}},
-		"string_agg": {nargs: 2, ret: constType(tText), final: func(ev *evaluator, in [][]Value, t []uint32) (Value, error) {
+		"string_agg": {nargs: 2, ret: stringAggType, final: func(ev *evaluator, in [][]Value, t []uint32) (Value, error) {
+			if t[0] == tBytea {
+				return stringAggBytea(in, t)
+			}
 			var sb strings.Builder
 			n := 0
 			for _, r := range in {
@@ -110,6 +113,43 @@ func aggregateDefs() map[string]*aggDef {
 		"bit_or":   {ret: firstType, final: bitFold(func(a, b int64) int64 { return a | b }), takes: integerInput},
 		"bit_xor":  {ret: firstType, final: bitFold(func(a, b int64) int64 { return a ^ b }), takes: integerInput},
 	}
+}
+
+// stringAggType is string_agg's result: bytea for bytea, else text.
+func stringAggType(t []uint32) uint32 {
+	if t[0] == tBytea {
+		return tBytea
+	}
+	return tText
+}
+
+// stringAggBytea is string_agg(bytea, bytea): the bytes, joined by the
+// delimiter's bytes.
+func stringAggBytea(in [][]Value, t []uint32) (Value, error) {
+	var out []byte
+	n := 0
+	for _, r := range in {
+		if r[0].isNull() {
+			continue
+		}
+		if n > 0 && !r[1].isNull() {
+			sep := byteaBytes(r[1])
+			if t[1] != tBytea { // an untyped literal: bytea input
+				b, err := ParseBytea(r[1].s)
+				if err != nil {
+					return null, err
+				}
+				sep = b
+			}
+			out = append(out, sep...)
+		}
+		out = append(out, byteaBytes(r[0])...)
+		n++
+	}
+	if n == 0 {
+		return null, nil
+	}
+	return byteaV(out), nil
 }
 
 func firstType(t []uint32) uint32 { return outputType(t[0]) }
@@ -325,6 +365,10 @@ func (b *binder) bindAggregate(fc *pg_query.FuncCall, name string, def *aggDef, 
 	var err error
 	if slot.args, err = b.bindArgs(fc.Args, &inner); err != nil {
 		return nil, err
+	}
+	if def.ordered && !fc.AggWithinGroup && len(slot.args) == def.arity()+1 {
+		// The arguments fit the direct and aggregated ones together.
+		return nil, errorf(CodeWrongObjectType, fc.Location, "WITHIN GROUP is required for ordered-set aggregate %s", name)
 	}
 	if !slot.star && len(slot.args) != def.arity() || slot.star && name != "count" {
 		return nil, noFunction(fc.Location, name, typeList(slot.args))

@@ -129,7 +129,11 @@ func (ev *evaluator) castTime(s string, from, to uint32) (Value, error) {
 		if err := timeFieldOverflow(s); err != nil {
 			return null, err
 		}
-		return null, errorf("22007", noPos, "invalid input syntax for type %s: \"%s\"", formatType(to, -1), s)
+		name := formatType(to, -1)
+		if to == tTimestamp {
+			name = "timestamp" // as PostgreSQL's date/time input errors name it
+		}
+		return null, errorf("22007", noPos, "invalid input syntax for type %s: \"%s\"", name, s)
 	}
 	switch {
 	case to == tTimestamptz && (from == tTimestamp || from == tDate || !zoned):
@@ -217,9 +221,9 @@ func parseNamedZoneTime(s string) (time.Time, bool, error) {
 		return time.Time{}, false, nil
 	}
 	var loc *time.Location
-	if name[0] == '+' || name[0] == '-' { // an offset after a space
-		l, err := LoadZone(name)
-		if err != nil {
+	if name[0] == '+' || name[0] == '-' { // an offset after a space, east of UTC
+		l, ok := offsetZone(name, false)
+		if !ok {
 			return time.Time{}, false, nil
 		}
 		loc = l
@@ -587,7 +591,7 @@ func castFloat(v Value, to uint32) (Value, error) {
 		}
 		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
 	}
-	if v.k == kText && (f == 0 || to == tFloat4 && float32(f) == 0) && nonzeroMantissa(v.s) {
+	if (v.k == kText || v.k == kNumeric) && (f == 0 || to == tFloat4 && float32(f) == 0) && nonzeroMantissa(plainText(v)) {
 		// underflow to zero is out of range, as in float8in and float4in
 		return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type %s", plainText(v), formatType(to, -1))
 	}
@@ -933,4 +937,24 @@ func uuidIn(s string) (Value, error) {
 	}
 	d := string(digits)
 	return textV(d[:8] + "-" + d[8:12] + "-" + d[12:16] + "-" + d[16:20] + "-" + d[20:]), nil
+}
+
+// castKinds sorts the types noCastBetween knows into kinds: 'n' numbers,
+// 'o' bool, 't' dates and times, 'b' bytea, 'u' uuid.
+var castKinds = map[uint32]byte{
+	tInt2: 'n', tInt4: 'n', tInt8: 'n', tNumeric: 'n', tFloat4: 'n', tFloat8: 'n', tBool: 'o',
+	tDate: 't', tTime: 't', tTimestamp: 't', tTimestamptz: 't', tInterval: 't',
+	tBytea: 'b', tUUID: 'u',
+}
+
+// noCastBetween reports a cast PostgreSQL has no pg_cast entry for, among
+// the common types: numbers, dates and times, bytea and uuid convert to
+// each other only within their kind, and bool only to and from integer
+// (text takes them all).
+func noCastBetween(from, to uint32) bool {
+	if from == tBool && to == tInt4 || from == tInt4 && to == tBool {
+		return false
+	}
+	f, t := castKinds[from], castKinds[to]
+	return f != 0 && t != 0 && f != t
 }

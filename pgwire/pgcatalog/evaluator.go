@@ -137,15 +137,7 @@ func (ev *evaluator) regexp(pattern string, fold bool) (*regexp.Regexp, error) {
 	if fold {
 		k = "(?i)" + pattern
 	}
-	if re, ok := ev.regexps[k]; ok {
-		return re, nil
-	}
-	re, err := regexp.Compile(translateRegex(k))
-	if err != nil {
-		return nil, errorf(CodeInvalidRegex, noPos, "invalid regular expression: %v", err)
-	}
-	ev.regexps[k] = re
-	return re, nil
+	return ev.compileRegexp(translateRegex(k))
 }
 
 // env is the row context an expression evaluates in: the current row of

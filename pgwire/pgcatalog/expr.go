@@ -407,6 +407,9 @@ func (b *binder) bindTypeCast(tc *pg_query.TypeCast, sc *scope) (*cexpr, error) 
 	if arg.typ == tJSON && jsonScalarTarget(to) { // jsonb has these casts, json none
 		return nil, errorf(CodeCannotCoerce, tc.Location, "cannot cast type json to %s", formatType(to, -1))
 	}
+	if !arg.untyped && noCastBetween(arg.typ, to) {
+		return nil, errorf(CodeCannotCoerce, tc.Location, "cannot cast type %s to %s", formatType(arg.typ, -1), formatType(to, -1))
+	}
 	name, weak := arg.name, arg.weak
 	if name == "?column?" || weak {
 		name, weak = tname, true

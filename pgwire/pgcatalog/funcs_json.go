@@ -198,6 +198,9 @@ func jsonBuilder(name string, ret uint32, object bool) *builtin {
 		}
 		b.WriteByte('{')
 		for i := 0; i < len(a); i += 2 {
+			if a[i].isNull() && name == "jsonb_build_object" { // PostgreSQL 15 words the two differently
+				return null, errorf(CodeInvalidParameter, noPos, "argument %d: key must not be null", i+1)
+			}
 			if a[i].isNull() {
 				return null, &Error{Code: CodeInvalidParameter, Message: fmt.Sprintf("argument %d cannot be null", i+1),
 					Hint: "Object keys should be text."}

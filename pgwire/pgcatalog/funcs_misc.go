@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -68,6 +67,11 @@ func init() {
 		}
 		return arrayV(parts), nil
 	}})
+	srfs["string_to_table"] = &srfDef{min: 2, max: 3, retType: tText, ret: constType(tText),
+		call: func(ev *evaluator, a []Value, t []uint32) ([]Value, error) {
+			v, err := stringToArray(ev, a, t)
+			return v.a, err
+		}}
 	srfs["regexp_split_to_table"] = &srfDef{min: 2, max: 3, retType: tText, ret: constType(tText),
 		call: func(ev *evaluator, a []Value, _ []uint32) ([]Value, error) {
 			if a[0].isNull() || a[1].isNull() {
@@ -80,29 +84,21 @@ func init() {
 			if a[0].isNull() || a[1].isNull() {
 				return nil, nil
 			}
-			flags := ""
-			if len(a) > 2 {
-				flags = a[2].s
+			o, err := reFlagsArg(a, 2, "")
+			if err != nil {
+				return nil, err
 			}
-			re, err := ev.regexp(a[1].s, strings.Contains(flags, "i"))
+			re, err := ev.pgRegexp(a[1].s, o)
 			if err != nil {
 				return nil, err
 			}
 			n := 1
-			if strings.Contains(flags, "g") {
+			if o.global {
 				n = -1
 			}
 			var out []Value
-			for _, m := range re.FindAllStringSubmatch(a[0].s, n) {
-				groups := m[1:]
-				if len(groups) == 0 {
-					groups = m[:1] // no parentheses: the whole match
-				}
-				arr := make([]Value, len(groups))
-				for i, g := range groups {
-					arr[i] = textV(g)
-				}
-				out = append(out, arrayV(arr))
+			for _, m := range findAllPG(re, a[0].s, n) {
+				out = append(out, matchGroups(a[0].s, m))
 			}
 			return out, nil
 		}}
@@ -146,7 +142,11 @@ func age(t1, t2 time.Time) interval {
 // regexpSplit splits a[0] at the matches of the pattern a[1], with the
 // flags a[2] (i: case-insensitive).
 func (ev *evaluator) regexpSplit(a []Value) ([]Value, error) {
-	re, err := ev.regexp(a[1].s, len(a) > 2 && strings.Contains(a[2].s, "i"))
+	o, err := reFlagsArg(a, 2, "regexp_split_to_array")
+	if err != nil {
+		return nil, err
+	}
+	re, err := ev.pgRegexp(a[1].s, o)
 	if err != nil {
 		return nil, err
 	}

@@ -56,20 +56,28 @@ func init() {
 		if err != nil {
 			return null, err
 		}
-		re, err := ev.regexp(a[1].s, len(a) > 3 && strings.Contains(a[3].s, "i"))
+		o, err := reFlagsArg(a, 3, "regexp_count")
 		if err != nil {
 			return null, err
 		}
-		return intV(int64(len(re.FindAllStringIndex(s, -1)))), nil
+		re, err := ev.pgRegexp(a[1].s, o)
+		if err != nil {
+			return null, err
+		}
+		return intV(int64(len(findAllPG(re, s, -1)))), nil
 	}})
 	// PostgreSQL 15's regexp_substr, regexp_instr and regexp_like: the
 	// N-th match (from character start), its position, whether one exists.
-	nthMatch := func(ev *evaluator, a []Value, flagsAt, nAt, subAt int) (string, []int, int, error) {
+	nthMatch := func(ev *evaluator, a []Value, flagsAt, nAt, subAt int, fn string) (string, []int, int, error) {
 		s, err := fromPosition(a)
 		if err != nil {
 			return "", nil, 0, err
 		}
-		re, err := ev.regexp(a[1].s, len(a) > flagsAt && strings.Contains(a[flagsAt].s, "i"))
+		o, err := reFlagsArg(a, flagsAt, fn)
+		if err != nil {
+			return "", nil, 0, err
+		}
+		re, err := ev.pgRegexp(a[1].s, o)
 		if err != nil {
 			return "", nil, 0, err
 		}
@@ -84,7 +92,7 @@ func init() {
 				return "", nil, 0, errorf(CodeInvalidParameter, noPos, "invalid value for parameter \"subexpr\": %d", sub)
 			}
 		}
-		all := re.FindAllStringSubmatchIndex(s, int(n))
+		all := findAllPG(re, s, int(n))
 		if int64(len(all)) < n || 2*int(sub)+1 >= len(all[n-1]) || all[n-1][2*sub] < 0 {
 			return s, nil, len([]rune(a[0].s)) - len([]rune(s)), nil
 		}
@@ -93,7 +101,7 @@ func init() {
 	}
 	register("regexp_substr", &builtin{min: 2, max: 6, args: []uint32{tText, tText, tInt4, tInt4, tText, tInt4}, ret: tText,
 		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
-			s, m, _, err := nthMatch(ev, a, 4, 3, 5)
+			s, m, _, err := nthMatch(ev, a, 4, 3, 5, "regexp_substr")
 			if err != nil || m == nil {
 				return null, err
 			}
@@ -101,7 +109,7 @@ func init() {
 		}})
 	register("regexp_instr", &builtin{min: 2, max: 7, args: []uint32{tText, tText, tInt4, tInt4, tInt4, tText, tInt4}, ret: tInt4,
 		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
-			s, m, skipped, err := nthMatch(ev, a, 5, 3, 6)
+			s, m, skipped, err := nthMatch(ev, a, 5, 3, 6, "regexp_instr")
 			if err != nil || m == nil {
 				return intV(0), err
 			}
@@ -112,26 +120,30 @@ func init() {
 			return intV(int64(skipped + len([]rune(s[:at])) + 1)), nil
 		}})
 	register("regexp_like", &builtin{min: 2, max: 3, ret: tBool, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
-		re, err := ev.regexp(a[1].s, len(a) > 2 && strings.Contains(a[2].s, "i"))
+		o, err := reFlagsArg(a, 2, "regexp_like")
+		if err != nil {
+			return null, err
+		}
+		re, err := ev.pgRegexp(a[1].s, o)
 		if err != nil {
 			return null, err
 		}
 		return boolV(re.MatchString(a[0].s)), nil
 	}})
 	register("regexp_match", &builtin{min: 2, max: 3, ret: tTextArray, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
-		re, err := ev.regexp(a[1].s, len(a) > 2 && strings.Contains(a[2].s, "i"))
+		o, err := reFlagsArg(a, 2, "regexp_match")
 		if err != nil {
 			return null, err
 		}
-		m := re.FindStringSubmatch(a[0].s)
+		re, err := ev.pgRegexp(a[1].s, o)
+		if err != nil {
+			return null, err
+		}
+		m := re.FindStringSubmatchIndex(a[0].s)
 		if m == nil {
 			return null, nil
 		}
-		groups := m[1:]
-		if len(groups) == 0 {
-			groups = m[:1] // no parentheses: the whole match
-		}
-		return textArray(groups...), nil
+		return matchGroups(a[0].s, m), nil
 	}})
 	for name, fn := range map[string]func(x, y int64) (int64, error){"gcd": gcd, "lcm": lcm} {
 		register(name, &builtin{min: 2, args: []uint32{tInt8}, retFn: func(t []uint32) uint32 { return arithType(t[0], t[1]) },
@@ -546,9 +558,13 @@ func makeTimestamp(zoned bool) func(*evaluator, []Value, []uint32) (Value, error
 		if zoned {
 			typ, loc = tTimestamptz, ev.zone()
 			if len(a) > 6 {
-				z, err := LoadZone(strings.TrimSpace(a[6].s))
-				if err != nil {
-					return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[6].s)
+				name := strings.TrimSpace(a[6].s)
+				z, ok := offsetZone(name, false) // an offset here is east of UTC, unlike AT TIME ZONE's
+				if !ok {
+					var err error
+					if z, err = zoneArg(name); err != nil {
+						return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[6].s)
+					}
 				}
 				loc = z
 			}

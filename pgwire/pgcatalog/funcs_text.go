@@ -258,7 +258,7 @@ func textOrBytea(t []uint32) uint32 {
 // matchOrGroup is the first match of pattern in s, or its first
 // parenthesized group when it has one; NULL without a match.
 func matchOrGroup(ev *evaluator, pattern, s string) (Value, error) {
-	re, err := ev.regexp(pattern, false)
+	re, err := ev.pgRegexp(pattern, reOptions{newline: 's'})
 	if err != nil {
 		return null, err
 	}

@@ -14,15 +14,15 @@ import (
 // (zone.go).
 
 func init() {
-	register("extract", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tNumeric, fn: extract})
-	register("date_part", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tFloat8, fn: datePart})
+	register("extract", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tNumeric, fn: byUnit(extract)})
+	register("date_part", &builtin{min: 2, args: []uint32{tText, tTimestamptz}, ret: tFloat8, fn: byUnit(datePart)})
 	register("timezone", &builtin{min: 2, max: 2, args: []uint32{tText, tTimestamptz}, retFn: atTimeZoneType, fn: atTimeZone})
 	register("date_trunc", &builtin{min: 2, max: 3, args: []uint32{tText, tTimestamptz, tText}, retFn: func(t []uint32) uint32 {
 		if t[1] == tTimestamp || t[1] == tInterval {
 			return t[1]
 		}
 		return tTimestamptz // a date reads as a timestamptz, the preferred type
-	}, fn: dateTrunc})
+	}, fn: byUnit(dateTrunc)})
 	register("to_timestamp", &builtin{min: 1, max: 2, args: []uint32{tText, tText}, ret: tTimestamptz, fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
 		if len(a) == 2 {
 			return toTimestampText(ev, a[0].s, a[1].s)
@@ -31,7 +31,15 @@ func init() {
 		if !ok {
 			return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type double precision: \"%s\"", a[0].s)
 		}
-		if math.IsNaN(sec) || math.IsInf(sec, 0) || math.Abs(sec) > 9.2e12 {
+		switch {
+		case math.IsNaN(sec):
+			return null, errorf("22008", noPos, "timestamp cannot be NaN")
+		case math.IsInf(sec, 1):
+			return textV("infinity"), nil
+		case math.IsInf(sec, -1):
+			return textV("-infinity"), nil
+		}
+		if math.Abs(sec) > 9.2e12 {
 			return null, errorf(CodeOutOfRange, noPos, "timestamp out of range: \"%s\"", formatFloat(sec))
 		}
 		whole, frac := math.Modf(sec)
@@ -227,6 +235,9 @@ func intervalPart(field, text string) (Value, error) {
 	case "microseconds":
 		return numericV(numericFromInt(iv.micros % 60e6)), nil
 	}
+	if !knownUnits[field] {
+		return null, unitError(field, tInterval)
+	}
 	return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not supported for type interval", field)
 }
 
@@ -298,7 +309,7 @@ func dateTrunc(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		ts, typ = wallTime(y, m, d, 0, 0, 0, 0, ev.zone()), tTimestamptz
 	}
 	if len(a) > 2 && typ == tTimestamptz {
-		loc, err := LoadZone(strings.TrimSpace(a[2].s))
+		loc, err := zoneArg(strings.TrimSpace(a[2].s))
 		if err != nil {
 			return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[2].s)
 		}

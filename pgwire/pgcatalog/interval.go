@@ -105,11 +105,15 @@ func parseInterval(s string) (interval, error) {
 	var iv interval
 	var fracDays float64 // days from fractional months, added at the end
 	var fracMicros float64
+	bareSeconds := false // a number without a unit was read (as seconds)
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
 		if strings.Contains(f, ":") {
 			us, ok := parseClock(f)
 			if !ok {
+				if clockFieldsNumeric(f) {
+					return interval{}, errorf("22015", noPos, "interval field value out of range: \"%s\"", s)
+				}
 				return interval{}, bad
 			}
 			iv.micros += us
@@ -132,7 +136,14 @@ func parseInterval(s string) (interval, error) {
 			}
 		}
 		if unitName == "" {
-			unitName = "seconds" // a bare number is seconds
+			switch {
+			case i+1 < len(fields) && strings.Contains(fields[i+1], ":"):
+				unitName = "days" // days before a time: '1 2:03'
+			case bareSeconds:
+				return interval{}, bad
+			default:
+				unitName, bareSeconds = "seconds", true // a bare number is seconds
+			}
 		}
 		unit, ok := intervalUnits[unitName]
 		if !ok {
@@ -161,6 +172,21 @@ func parseInterval(s string) (interval, error) {
 		iv = interval{-iv.months, -iv.days, -iv.micros}
 	}
 	return iv, nil
+}
+
+// clockFieldsNumeric reports whether f is [-]h:m[:s] made of numbers,
+// so that parseClock refused it for a field out of range.
+func clockFieldsNumeric(f string) bool {
+	parts := strings.Split(strings.TrimLeft(f, "+-"), ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if _, err := strconv.ParseFloat(p, 64); err != nil || p == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // parseClock reads [-]hh:mm[:ss[.frac]] as microseconds.
@@ -326,13 +352,17 @@ func (b *binder) timeArith(op string, l, r *cexpr) (*cexpr, bool) {
 				return null, err
 			}
 			f, _ := y.asFloat()
-			if op == "/" {
-				if f == 0 {
-					return null, errorf(CodeDivisionByZero, noPos, "division by zero")
-				}
-				return textV(iv.scale(f, true).String()), nil
+			if op == "/" && f == 0 {
+				return null, errorf(CodeDivisionByZero, noPos, "division by zero")
 			}
-			return textV(iv.scale(f, false).String()), nil
+			by := f
+			if op == "/" {
+				by = 1 / f
+			}
+			if !iv.scalesInRange(by) {
+				return null, errorf("22008", noPos, "interval out of range")
+			}
+			return textV(iv.scale(f, op == "/").String()), nil
 		}), true
 	case (op == "+" || op == "-") && l.typ == tInterval && (r.typ == tInterval || r.untyped):
 		return strictBinary(tInterval, l, b.coerce(r, tInterval), intervals(func(a, c interval) Value {
@@ -417,6 +447,13 @@ func (iv interval) scale(f float64, divide bool) interval {
 	out.days += int64(monthDays)
 	out.micros = int64(math.RoundToEven(by(iv.micros) + secs*1e6))
 	return out
+}
+
+// scalesInRange reports whether iv times f keeps PostgreSQL's interval
+// fields in range: 32-bit months and days, 64-bit microseconds.
+func (iv interval) scalesInRange(f float64) bool {
+	m, d, us := float64(iv.months)*f, float64(iv.days)*f, float64(iv.micros)*f
+	return !math.IsNaN(m+d+us) && math.Abs(m) <= math.MaxInt32 && math.Abs(d) <= math.MaxInt32 && math.Abs(us) < math.MaxInt64
 }
 
 // add is the sum of two intervals, field by field.

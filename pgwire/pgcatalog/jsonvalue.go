@@ -46,7 +46,7 @@ func parseJSON(text string, jsonb bool) (*jsonNode, error) {
 	if err == nil {
 		p.space()
 		if p.i < len(p.s) {
-			err = p.fail()
+			err = p.expected("end of input")
 		}
 	}
 	if err != nil {
@@ -68,22 +68,112 @@ type jsonParser struct {
 	jsonb bool
 }
 
+// jsonDelimiters end a run of other characters, one token for the lexer.
+const jsonDelimiters = " \t\r\n,:[]{}\""
+
+// tokenEnds reports whether a token ending at i ends there, at the end of
+// the text or a delimiter, rather than running on.
+func (p *jsonParser) tokenEnds(i int) bool {
+	return i >= len(p.s) || strings.IndexByte(jsonDelimiters, p.s[i]) >= 0
+}
+
+// token is the lexer's token at p.i and whether it is a well-formed one:
+// punctuation, a string, a number or a literal; "" at the end.
+func (p *jsonParser) token() (string, bool) {
+	rest := p.s[p.i:]
+	switch {
+	case rest == "":
+		return "", false
+	case strings.IndexByte("{}[],:", rest[0]) >= 0:
+		return rest[:1], true
+	case rest[0] == '"':
+		for i := 1; i < len(rest); i++ {
+			switch rest[i] {
+			case '\\':
+				i++
+			case '"':
+				return rest[:i+1], true
+			}
+		}
+		return rest, false
+	}
+	n := strings.IndexAny(rest, jsonDelimiters)
+	if n < 0 {
+		n = len(rest)
+	}
+	if n == 0 {
+		n = 1
+	}
+	tok := rest[:n]
+	return tok, isJSONNumber(tok) || tok == "true" || tok == "false" || tok == "null"
+}
+
+// isJSONNumber reports whether s is one JSON number: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?
+func isJSONNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, n = i+1, n+1
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// expected is the syntax error for a token other than what the grammar
+// wants at p.i: "Expected what, but found ..." for a well-formed token,
+// the lexer's complaint for one that is not.
+func (p *jsonParser) expected(what string) error {
+	p.space()
+	if tok, ok := p.token(); ok {
+		return p.failDetail(tok, fmt.Sprintf("Expected %s, but found \"%s\".", what, tok))
+	}
+	return p.fail()
+}
+
 func (p *jsonParser) fail() error {
-	tok := p.s[p.i:]
-	if n := strings.IndexAny(tok, " \t\r\n,:]}"); n > 0 {
-		tok = tok[:n]
-	}
-	e := errorf(CodeInvalidText, noPos, "invalid input syntax for type json")
-	e.Detail = "The input string ended unexpectedly."
+	tok, _ := p.token()
+	detail := "The input string ended unexpectedly."
 	if tok != "" {
-		e.Detail = fmt.Sprintf("Token \"%s\" is invalid.", tok)
+		detail = fmt.Sprintf("Token \"%s\" is invalid.", tok)
 	}
+	return p.failDetail(tok, detail)
+}
+
+// failDetail is the syntax error at token tok (at p.i).
+func (p *jsonParser) failDetail(tok, detail string) *Error {
+	e := errorf(CodeInvalidText, noPos, "invalid input syntax for type json")
+	e.Detail = detail
 	// CONTEXT shows the line up to the bad token's end, as PostgreSQL's
 	// json_errdetail context does, with ... when text follows it.
 	end := p.i + len(tok)
 	start := strings.LastIndexByte(p.s[:p.i], '\n') + 1
 	e.Context = fmt.Sprintf("JSON data, line %d: %s", strings.Count(p.s[:start], "\n")+1, p.s[start:end])
-	if end < len(p.s) {
+	if end < len(p.s) && p.s[end] != '\n' && p.s[end] != '\r' {
 		e.Context += "..."
 	}
 	return e
@@ -101,7 +191,7 @@ func (p *jsonParser) value(depth int) (*jsonNode, error) {
 	}
 	p.space()
 	if p.i >= len(p.s) {
-		return nil, p.fail()
+		return nil, p.expected("JSON value")
 	}
 	start := p.i
 	var n *jsonNode
@@ -123,14 +213,14 @@ func (p *jsonParser) value(depth int) (*jsonNode, error) {
 			word string
 			node jsonNode
 		}{{"true", jsonNode{kind: jsonBool, b: true}}, {"false", jsonNode{kind: jsonBool}}, {"null", jsonNode{kind: jsonNull}}} {
-			if strings.HasPrefix(p.s[p.i:], lit.word) {
+			if strings.HasPrefix(p.s[p.i:], lit.word) && p.tokenEnds(p.i+len(lit.word)) {
 				p.i += len(lit.word)
 				n = &lit.node
 				break
 			}
 		}
 		if n == nil {
-			return nil, p.fail()
+			return nil, p.expected("JSON value")
 		}
 	}
 	if err != nil {
@@ -151,7 +241,7 @@ func (p *jsonParser) object(depth int) (*jsonNode, error) {
 	for {
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return nil, p.fail()
+			return nil, p.expected(map[bool]string{true: `string or "}"`, false: "string"}[len(n.keys) == 0])
 		}
 		k, err := p.string()
 		if err != nil {
@@ -159,7 +249,7 @@ func (p *jsonParser) object(depth int) (*jsonNode, error) {
 		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, p.fail()
+			return nil, p.expected(`":"`)
 		}
 		p.i++
 		v, err := p.value(depth + 1)
@@ -176,7 +266,7 @@ func (p *jsonParser) object(depth int) (*jsonNode, error) {
 			p.i++
 			break
 		}
-		return nil, p.fail()
+		return nil, p.expected(`"," or "}"`)
 	}
 	if p.jsonb {
 		n.normalize()
@@ -235,7 +325,7 @@ func (p *jsonParser) array(depth int) (*jsonNode, error) {
 			p.i++
 			return n, nil
 		}
-		return nil, p.fail()
+		return nil, p.expected(`"," or "]"`)
 	}
 }
 
@@ -275,6 +365,10 @@ func (p *jsonParser) number() (*jsonNode, error) {
 			return nil, p.fail()
 		}
 	}
+	if !p.tokenEnds(p.i) { // 01, 1x: one invalid token
+		p.i = start
+		return nil, p.fail()
+	}
 	text := p.s[start:p.i]
 	if p.jsonb && (strings.ContainsAny(text, "eE") || strings.HasPrefix(text, "-0") && strings.Trim(text, "-0.") == "") {
 		// jsonb keeps a numeric: 1e2 is 100, -0 is 0, as numeric_out
@@ -291,6 +385,7 @@ func (p *jsonParser) number() (*jsonNode, error) {
 // string reads a string literal at p.i and returns its decoded text. Like
 // PostgreSQL's, it refuses \u0000, which text cannot hold.
 func (p *jsonParser) string() (string, error) {
+	open := p.i
 	p.i++ // "
 	var b strings.Builder
 	for p.i < len(p.s) {
@@ -300,7 +395,7 @@ func (p *jsonParser) string() (string, error) {
 			p.i++
 			return b.String(), nil
 		case c < 0x20:
-			return "", p.fail()
+			return "", p.failDetail("", fmt.Sprintf("Character with value 0x%02x must be escaped.", c))
 		case c != '\\':
 			b.WriteByte(c)
 			p.i++
@@ -319,32 +414,61 @@ func (p *jsonParser) string() (string, error) {
 		case esc == 'u':
 			r, ok := p.hex4()
 			if !ok {
-				return "", p.fail()
+				return "", p.badUnicodeEscape()
 			}
-			if utf16.IsSurrogate(r) {
-				if !strings.HasPrefix(p.s[p.i:], `\u`) {
-					return "", errorf(CodeInvalidText, noPos, "invalid input syntax for type json: Unicode low surrogate must follow a high surrogate.")
+			const loneLow = "Unicode low surrogate must follow a high surrogate."
+			switch {
+			case r >= 0xdc00 && r <= 0xdfff:
+				return "", p.failDetail("", loneLow)
+			case r >= 0xd800 && r < 0xdc00 && !strings.HasPrefix(p.s[p.i:], `\u`):
+				if p.i < len(p.s) { // the error is reported at the next character
+					_, size := utf8.DecodeRuneInString(p.s[p.i:])
+					p.i += size
 				}
+				return "", p.failDetail("", loneLow)
+			case r >= 0xd800 && r < 0xdc00:
 				p.i += 2
 				lo, ok := p.hex4()
-				if !ok {
-					return "", p.fail()
+				switch {
+				case !ok:
+					return "", p.badUnicodeEscape()
+				case lo >= 0xd800 && lo < 0xdc00:
+					return "", p.failDetail("", "Unicode high surrogate must not follow a high surrogate.")
+				case lo < 0xdc00 || lo > 0xdfff:
+					return "", p.failDetail("", loneLow)
 				}
 				r = utf16.DecodeRune(r, lo)
 			}
 			if r == 0 {
-				return "", errorf("22P05", noPos, "unsupported Unicode escape sequence: \\u0000 cannot be converted to text.")
+				e := p.failDetail("", `\u0000 cannot be converted to text.`)
+				e.Code, e.Message = "22P05", "unsupported Unicode escape sequence"
+				return "", e
 			}
 			if r == utf8.RuneError {
 				return "", errorf(CodeInvalidText, noPos, "invalid input syntax for type json: Unicode escape values cannot be used for code point values above 007F when the encoding is not UTF8.")
 			}
 			b.WriteRune(r)
 		default:
-			p.i -= 2
-			return "", p.fail()
+			r, size := utf8.DecodeRuneInString(p.s[p.i-1:])
+			p.i += size - 1
+			return "", p.failDetail("", fmt.Sprintf("Escape sequence \"\\%c\" is invalid.", r))
 		}
 	}
+	p.i = open // unterminated: the whole rest is one invalid token
 	return "", p.fail()
+}
+
+// badUnicodeEscape is the error for \u without four hex digits after it
+// (p.i just after the \u).
+func (p *jsonParser) badUnicodeEscape() error {
+	for n := 0; n < 4 && p.i < len(p.s); n++ { // the hex digits and the first other character
+		c, size := utf8.DecodeRuneInString(p.s[p.i:])
+		p.i += size
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			break
+		}
+	}
+	return p.failDetail("", `"\u" must be followed by four hexadecimal digits.`)
 }
 
 func (p *jsonParser) hex4() (rune, bool) {

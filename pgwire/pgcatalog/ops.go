@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"math"
+	"regexp"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -372,7 +373,12 @@ func matchExpr(op string, l, r *cexpr) *cexpr {
 				return null, err
 			}
 		}
-		re, err := ev.regexp(pattern, fold)
+		var re *regexp.Regexp
+		if like {
+			re, err = ev.regexp(pattern, fold)
+		} else {
+			re, err = ev.pgRegexp(pattern, reOptions{fold: fold, newline: 's'})
+		}
 		if err != nil {
 			return null, err
 		}

@@ -29,10 +29,14 @@ func regexpReplace(ev *evaluator, a []Value, t []uint32) (Value, error) {
 			flags = a[5].s
 		}
 	}
-	if len(a) < 5 && strings.Contains(flags, "g") {
+	o, err := parseReFlags(flags, "")
+	if err != nil {
+		return null, err
+	}
+	if len(a) < 5 && o.global {
 		n = 0
 	}
-	re, err := ev.regexp(a[1].s, strings.Contains(flags, "i"))
+	re, err := ev.pgRegexp(a[1].s, o)
 	if err != nil {
 		return null, err
 	}
@@ -46,7 +50,7 @@ func regexpReplace(ev *evaluator, a []Value, t []uint32) (Value, error) {
 	if n > 0 {
 		limit = int(n)
 	}
-	matches := re.FindAllStringSubmatchIndex(src[from:], limit)
+	matches := findAllPG(re, src[from:], limit)
 	if n > 0 && len(matches) < int(n) {
 		return a[0], nil
 	}

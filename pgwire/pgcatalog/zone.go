@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -13,30 +14,50 @@ import (
 // text output, to_char, extract, date_trunc, casts to and from timestamp
 // and date, and AT TIME ZONE, as in PostgreSQL.
 
-// LoadZone resolves a TimeZone value: an IANA name, UTC, or a numeric
-// offset in hours ("-7", "+05:30", the ISO sign convention).
+// LoadZone resolves a TimeZone setting: an IANA name, UTC, a number of
+// hours east of UTC ("-7", "5.5", as SET TIME ZONE reads a number), or a
+// POSIX offset, hours west of UTC ("+05:30" is UTC-5:30).
 func LoadZone(v string) (*time.Location, error) {
+	if h, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && math.Abs(h) <= 15 {
+		return time.FixedZone(v, int(math.Round(h*3600))), nil
+	}
+	return zoneArg(v)
+}
+
+// zoneArg resolves a zone a function or AT TIME ZONE names: an IANA name,
+// UTC, or a POSIX offset in hours west of UTC ("+3", "-05:30").
+func zoneArg(v string) (*time.Location, error) {
 	switch strings.ToLower(v) {
 	case "utc", "gmt", "z", "zulu", "local", "default", "":
 		return time.UTC, nil
 	}
-	if v[0] == '+' || v[0] == '-' || v[0] >= '0' && v[0] <= '9' {
-		h, m, _ := strings.Cut(strings.TrimLeft(v, "+-"), ":")
-		hh, err1 := strconv.Atoi(h)
-		mm := 0
-		var err2 error
-		if m != "" {
-			mm, err2 = strconv.Atoi(m)
-		}
-		if err1 == nil && err2 == nil && hh <= 15 && mm < 60 {
-			off := hh*3600 + mm*60
-			if v[0] == '-' {
-				off = -off
-			}
-			return time.FixedZone(v, off), nil
-		}
+	if loc, ok := offsetZone(v, true); ok {
+		return loc, nil
 	}
 	return time.LoadLocation(v)
+}
+
+// offsetZone reads [+-]hh[:mm] as a fixed zone: hours east of UTC, or with
+// west set, as POSIX reads them, west.
+func offsetZone(v string, west bool) (*time.Location, bool) {
+	if v == "" || !(v[0] == '+' || v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
+		return nil, false
+	}
+	h, m, _ := strings.Cut(strings.TrimLeft(v, "+-"), ":")
+	hh, err1 := strconv.Atoi(h)
+	mm := 0
+	var err2 error
+	if m != "" {
+		mm, err2 = strconv.Atoi(m)
+	}
+	if err1 != nil || err2 != nil || hh > 15 || mm >= 60 {
+		return nil, false
+	}
+	off := hh*3600 + mm*60
+	if (v[0] == '-') != west {
+		off = -off
+	}
+	return time.FixedZone(v, off), true
 }
 
 // zone is the session's time zone (UTC when its TimeZone does not load).
@@ -88,9 +109,21 @@ func twoDigits(n int) string {
 // timestamptz becomes the wall time in zone, a timestamp (or date) is read
 // as a wall time in zone and becomes an instant.
 func atTimeZone(_ *evaluator, a []Value, t []uint32) (Value, error) {
-	loc, err := LoadZone(strings.TrimSpace(a[0].s))
-	if err != nil {
-		return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[0].s)
+	var loc *time.Location
+	if t[0] == tInterval { // AT TIME ZONE INTERVAL '-02:30': that offset east of UTC
+		iv, err := parseInterval(a[0].s)
+		if err != nil {
+			return null, err
+		}
+		if iv.months != 0 || iv.days != 0 {
+			return null, errorf(CodeInvalidParameter, noPos, "interval time zone \"%s\" must not include months or days", a[0].s)
+		}
+		loc = time.FixedZone("", int(iv.micros/1e6))
+	} else {
+		var err error
+		if loc, err = zoneArg(strings.TrimSpace(a[0].s)); err != nil {
+			return null, errorf(CodeInvalidParameter, noPos, "time zone \"%s\" not recognized", a[0].s)
+		}
 	}
 	ts, err := timeArg(a[1])
 	if err != nil {
