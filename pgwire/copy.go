@@ -213,7 +213,7 @@ func (o *copyOpts) set(w *words, name string, modern bool) error {
 		case f == "binary":
 			o.binary = true
 		default:
-			return errorf(codeInvalidParamValue, fmt.Sprintf("COPY format %q not recognized", f))
+			return errorf(codeInvalidParamValue, fmt.Sprintf("COPY format \"%s\" not recognized", f))
 		}
 	case "delimiter":
 		o.delim, err = char("delimiter")
@@ -271,10 +271,10 @@ func (o *copyOpts) set(w *words, name string, modern bool) error {
 			return err
 		}
 		if n := strings.ToLower(strings.ReplaceAll(e, "-", "")); n != "utf8" {
-			return errorf(codeNotSupported, fmt.Sprintf("COPY encoding %q is not supported: Shale sends UTF8", e))
+			return errorf(codeNotSupported, fmt.Sprintf("COPY encoding \"%s\" is not supported: Shale sends UTF8", e))
 		}
 	default:
-		return errorf(codeSyntax, fmt.Sprintf("option %q not recognized", name))
+		return errorf(codeSyntax, fmt.Sprintf("option \"%s\" not recognized", name))
 	}
 	return err
 }

@@ -37,7 +37,7 @@ func (cur *cursor) close() {
 func (c *conn) declare(pt *portal) error {
 	st, inner := pt.p.local, pt.p.inner
 	if c.portalNamed(st.name) {
-		return errorf(codeDuplicateCursor, fmt.Sprintf("cursor %q already exists", st.name))
+		return errorf(codeDuplicateCursor, fmt.Sprintf("cursor \"%s\" already exists", st.name))
 	}
 	if !st.hold && !c.inBlock() {
 		return errorf(codeNoActiveTxn, "DECLARE CURSOR can only be used in transaction blocks")
@@ -97,7 +97,7 @@ func (c *conn) fetch(pt *portal, st *localStmt) error {
 func (c *conn) portalCursor(name string) (*cursor, error) {
 	ppt := c.portals[name]
 	if name == "" || ppt == nil || ppt.p.local != nil {
-		return nil, errorf(codeInvalidCursor, fmt.Sprintf("cursor %q does not exist", name))
+		return nil, errorf(codeInvalidCursor, fmt.Sprintf("cursor \"%s\" does not exist", name))
 	}
 	if !ppt.started {
 		running, err := c.start(ppt)
@@ -214,7 +214,7 @@ func (c *conn) closeCursor(st *localStmt) (string, error) {
 		return "CLOSE CURSOR", nil
 	}
 	if cur == nil {
-		return "", errorf(codeInvalidCursor, fmt.Sprintf("cursor %q does not exist", st.name))
+		return "", errorf(codeInvalidCursor, fmt.Sprintf("cursor \"%s\" does not exist", st.name))
 	}
 	cur.close()
 	delete(c.cursors, st.name)

@@ -72,16 +72,16 @@ func narrowInt(oid uint32, s string, v types.Value, err error) (types.Value, err
 	}
 	switch pe, _ := err.(*pgError); {
 	case pe != nil && pe.code == codeInvalidText:
-		pe.msg = fmt.Sprintf("invalid input syntax for type %s: %q", name, s)
+		pe.msg = fmt.Sprintf("invalid input syntax for type %s: \"%s\"", name, s)
 	case pe != nil && pe.code == codeOutOfRange,
 		err == nil && (v.Int64() > limit || v.Int64() < -limit-1):
-		return types.Value{}, errorf(codeOutOfRange, fmt.Sprintf("value %q is out of range for type %s", s, name))
+		return types.Value{}, errorf(codeOutOfRange, fmt.Sprintf("value \"%s\" is out of range for type %s", s, name))
 	}
 	return v, err
 }
 
 func invalidText(t *types.Type, s string) error {
-	return errorf(codeInvalidText, fmt.Sprintf("invalid input syntax for type %s: %q", typeName(typeOID(t)), s))
+	return errorf(codeInvalidText, fmt.Sprintf("invalid input syntax for type %s: \"%s\"", typeName(typeOID(t)), s))
 }
 
 // decodeText reads a parameter's text form (PostgreSQL's input functions).
@@ -95,7 +95,7 @@ func decodeText(t *types.Type, s string) (types.Value, error) {
 		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
 			return types.Int64Value(n), nil
 		} else if strings.Contains(err.Error(), "range") {
-			return types.Value{}, errorf(codeOutOfRange, fmt.Sprintf("value %q is out of range for type bigint", s))
+			return types.Value{}, errorf(codeOutOfRange, fmt.Sprintf("value \"%s\" is out of range for type bigint", s))
 		}
 	case types.KindFloat32, types.KindFloat64:
 		if f, ok := parseFloat(s); ok {

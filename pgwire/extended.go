@@ -12,7 +12,7 @@ import (
 func (c *conn) parse(m *pgproto3.Parse) error {
 	if m.Name != "" {
 		if _, dup := c.stmts[m.Name]; dup {
-			return errorf(codeDuplicateStatement, fmt.Sprintf("prepared statement %q already exists", m.Name))
+			return errorf(codeDuplicateStatement, fmt.Sprintf("prepared statement \"%s\" already exists", m.Name))
 		}
 	}
 	spans := splitStatements(nil, m.Query)
@@ -44,7 +44,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	}
 	if m.DestinationPortal != "" {
 		if c.portalNamed(m.DestinationPortal) {
-			return errorf(codeDuplicateCursor, fmt.Sprintf("cursor %q already exists", m.DestinationPortal))
+			return errorf(codeDuplicateCursor, fmt.Sprintf("cursor \"%s\" already exists", m.DestinationPortal))
 		}
 	} else {
 		c.dropUnnamedPortal()
@@ -53,7 +53,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		return err
 	}
 	if len(m.Parameters) != len(p.params) {
-		return errorf(codeProtocolViolation, fmt.Sprintf("bind message supplies %d parameters, but prepared statement %q requires %d",
+		return errorf(codeProtocolViolation, fmt.Sprintf("bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
 			len(m.Parameters), m.PreparedStatement, len(p.params)))
 	}
 	pf := m.ParameterFormatCodes
@@ -110,7 +110,7 @@ func paramError(err error, portal string, i int, text bool) error {
 	}
 	pe.where = fmt.Sprintf("unnamed portal parameter $%d", i+1)
 	if portal != "" {
-		pe.where = fmt.Sprintf("portal %q parameter $%d", portal, i+1)
+		pe.where = fmt.Sprintf("portal \"%s\" parameter $%d", portal, i+1)
 	}
 	if text {
 		// PostgreSQL shows the value up to log_parameter_max_length_on_error
@@ -156,7 +156,7 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 				c.sendRowDescription(cur.cols, cursorFormats(cur), true)
 				return nil
 			}
-			return errorf(codeInvalidPortal, fmt.Sprintf("portal %q does not exist", m.Name))
+			return errorf(codeInvalidPortal, fmt.Sprintf("portal \"%s\" does not exist", m.Name))
 		}
 		if c.tx == txFailed && pt.p.returnsRows() {
 			return errAborted()
@@ -176,7 +176,7 @@ func (c *conn) statement(name string) (*prepared, error) {
 	if name == "" {
 		return nil, errorf(codeInvalidStatement, "unnamed prepared statement does not exist")
 	}
-	return nil, errorf(codeInvalidStatement, fmt.Sprintf("prepared statement %q does not exist", name))
+	return nil, errorf(codeInvalidStatement, fmt.Sprintf("prepared statement \"%s\" does not exist", name))
 }
 
 // execute handles Execute: run the portal up to MaxRows rows. As in
@@ -192,13 +192,13 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 			}
 			return c.executeCursor(cur, int64(m.MaxRows))
 		}
-		return errorf(codeInvalidPortal, fmt.Sprintf("portal %q does not exist", m.Portal))
+		return errorf(codeInvalidPortal, fmt.Sprintf("portal \"%s\" does not exist", m.Portal))
 	}
 	if err := c.checkAborted(pt.p.local); err != nil {
 		return err
 	}
 	if pt.done && !pt.failed && pt.p.local != nil && len(pt.cols) == 0 {
-		return errorf(codeObjectNotInPrereq, fmt.Sprintf("portal %q cannot be run", m.Portal))
+		return errorf(codeObjectNotInPrereq, fmt.Sprintf("portal \"%s\" cannot be run", m.Portal))
 	}
 	text := pt.p.text
 	pt.running = true

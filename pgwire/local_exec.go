@@ -167,7 +167,7 @@ func (c *conn) runLocal(pt *portal) error {
 		} else if _, ok := c.stmts[st.name]; ok {
 			delete(c.stmts, st.name)
 		} else {
-			err = errorf(codeInvalidStatement, fmt.Sprintf("prepared statement %q does not exist", st.name))
+			err = errorf(codeInvalidStatement, fmt.Sprintf("prepared statement \"%s\" does not exist", st.name))
 		}
 	case localDeclare:
 		tag, err = "DECLARE CURSOR", c.declare(pt)
@@ -284,7 +284,7 @@ func (c *conn) runShow(pt *portal, st *localStmt) error {
 // unknownSetting is the error of SHOW or current_setting for a setting
 // that does not exist.
 func unknownSetting(name string) error {
-	return errorf(codeUndefinedObject, fmt.Sprintf("unrecognized configuration parameter %q", name))
+	return errorf(codeUndefinedObject, fmt.Sprintf("unrecognized configuration parameter \"%s\"", name))
 }
 
 // Version is what version() returns (SQLAlchemy and others parse the
@@ -503,7 +503,7 @@ func (c *conn) checkRelations(names [][]string) error {
 			pe := toPGError(c.ctx, err, nil)
 			pe.pos = -1 // the error is about the LOCK's name, not the query it was checked with
 			if pe.code == codeUndefinedTable {
-				pe.msg = fmt.Sprintf("relation %q does not exist", strings.Join(parts, "."))
+				pe.msg = fmt.Sprintf("relation \"%s\" does not exist", strings.Join(parts, "."))
 			}
 			return pe
 		}

@@ -20,7 +20,7 @@ func (c *conn) authenticate() error {
 	if a == nil {
 		return nil
 	}
-	failed := fatal(codeInvalidPassword, fmt.Sprintf("password authentication failed for user %q", c.user))
+	failed := fatal(codeInvalidPassword, fmt.Sprintf("password authentication failed for user \"%s\"", c.user))
 	secret := a.secretFor(c.user)
 	if secret == nil { // a mock exchange, so as not to reveal which users exist
 		secret, _ = newSecret(rand.Text())

@@ -121,7 +121,7 @@ func sqlTypeOIDs(names []string) []uint32 {
 // it and stored under the name.
 func (c *conn) runPrepare(st *localStmt) error {
 	if _, dup := c.stmts[st.name]; dup {
-		return errorf(codeDuplicateStatement, fmt.Sprintf("prepared statement %q already exists", st.name))
+		return errorf(codeDuplicateStatement, fmt.Sprintf("prepared statement \"%s\" already exists", st.name))
 	}
 	p, err := c.prepare(st.query, sqlTypeOIDs(st.items))
 	if err != nil {
@@ -138,10 +138,10 @@ func (c *conn) runPrepare(st *localStmt) error {
 func (c *conn) executeTarget(st *localStmt) (*prepared, error) {
 	p, ok := c.stmts[st.name]
 	if !ok {
-		return nil, errorf(codeInvalidStatement, fmt.Sprintf("prepared statement %q does not exist", st.name))
+		return nil, errorf(codeInvalidStatement, fmt.Sprintf("prepared statement \"%s\" does not exist", st.name))
 	}
 	if p.stmt == nil || p.local != nil {
-		return nil, errorf(codeNotSupported, fmt.Sprintf("EXECUTE of prepared statement %q, which is not a query, is not supported", st.name))
+		return nil, errorf(codeNotSupported, fmt.Sprintf("EXECUTE of prepared statement \"%s\", which is not a query, is not supported", st.name))
 	}
 	return p, nil
 }
@@ -154,7 +154,7 @@ func (c *conn) runExecute(pt *portal, st *localStmt) error {
 		return err
 	}
 	if len(st.items) != len(p.params) {
-		e := errorf(codeSyntax, fmt.Sprintf("wrong number of parameters for prepared statement %q", st.name))
+		e := errorf(codeSyntax, fmt.Sprintf("wrong number of parameters for prepared statement \"%s\"", st.name))
 		e.detail = fmt.Sprintf("Expected %d parameters but got %d.", len(p.params), len(st.items))
 		return e
 	}
@@ -216,5 +216,5 @@ func literalText(item string) (text string, null bool, err error) {
 	if s != "" && strings.Trim(s, "+-0123456789.eE") == "" {
 		return s, false, nil
 	}
-	return "", false, errorf(codeNotSupported, fmt.Sprintf("EXECUTE takes literal values; %q is not one", item))
+	return "", false, errorf(codeNotSupported, fmt.Sprintf("EXECUTE takes literal values; \"%s\" is not one", item))
 }

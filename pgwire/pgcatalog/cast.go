@@ -557,7 +557,7 @@ func castBool(v Value) (Value, error) {
 			return boolV(b), nil
 		}
 	}
-	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type boolean: %q", plainText(v))
+	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type boolean: \"%s\"", plainText(v))
 }
 
 // ParseBool reads boolean input as PostgreSQL's boolin does: true, yes,
@@ -586,18 +586,18 @@ func castFloat(v Value, to uint32) (Value, error) {
 	if !ok {
 		if v.k == kText || v.k == kNumeric {
 			if _, err := strconv.ParseFloat(strings.TrimSpace(v.s), 64); errors.Is(err, strconv.ErrRange) {
-				return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type %s", plainText(v), formatType(to, -1))
+				return null, errorf(CodeOutOfRange, noPos, "\"%s\" is out of range for type %s", plainText(v), formatType(to, -1))
 			}
 		}
-		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
+		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: \"%s\"", formatType(to, -1), plainText(v))
 	}
 	if (v.k == kText || v.k == kNumeric) && (f == 0 || to == tFloat4 && float32(f) == 0) && nonzeroMantissa(plainText(v)) {
 		// underflow to zero is out of range, as in float8in and float4in
-		return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type %s", plainText(v), formatType(to, -1))
+		return null, errorf(CodeOutOfRange, noPos, "\"%s\" is out of range for type %s", plainText(v), formatType(to, -1))
 	}
 	if to == tFloat4 && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
 		if v.k == kText {
-			return null, errorf(CodeOutOfRange, noPos, "%q is out of range for type real", plainText(v))
+			return null, errorf(CodeOutOfRange, noPos, "\"%s\" is out of range for type real", plainText(v))
 		}
 		return null, errorf(CodeOutOfRange, noPos, "value out of range: overflow")
 	}
@@ -638,10 +638,10 @@ func castInt(v Value, to uint32) (Value, error) {
 	if !ok {
 		if v.k == kText {
 			if _, err := strconv.ParseInt(strings.TrimSpace(v.s), 10, 64); errors.Is(err, strconv.ErrRange) {
-				return null, errorf(CodeOutOfRange, noPos, "value %q is out of range for type %s", plainText(v), formatType(to, -1))
+				return null, errorf(CodeOutOfRange, noPos, "value \"%s\" is out of range for type %s", plainText(v), formatType(to, -1))
 			}
 		}
-		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: %q", formatType(to, -1), plainText(v))
+		return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type %s: \"%s\"", formatType(to, -1), plainText(v))
 	}
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	switch to {
@@ -661,7 +661,7 @@ func castInt(v Value, to uint32) (Value, error) {
 	if n < lo || n > hi {
 		switch {
 		case v.k == kText: // PostgreSQL's input functions quote the input
-			return null, errorf(CodeOutOfRange, noPos, "value %q is out of range for type %s", plainText(v), formatType(to, -1))
+			return null, errorf(CodeOutOfRange, noPos, "value \"%s\" is out of range for type %s", plainText(v), formatType(to, -1))
 		case to == tOid:
 			return null, errorf(CodeOutOfRange, noPos, "OID out of range")
 		}
@@ -860,28 +860,28 @@ func (ev *evaluator) regIn(s string, to uint32) (Value, error) {
 		if r := snap.resolveRel(schema, name); r != nil {
 			return oidV(r.oid), nil
 		}
-		return null, errorf(CodeUndefinedTable, noPos, "relation %q does not exist", s)
+		return null, errorf(CodeUndefinedTable, noPos, "relation \"%s\" does not exist", s)
 	case tRegtype:
 		if t, ok := lookupTypeName(s); ok {
 			return oidV(t.oid), nil
 		}
-		return null, errorf(CodeUndefinedObject, noPos, "type %q does not exist", s)
+		return null, errorf(CodeUndefinedObject, noPos, "type \"%s\" does not exist", s)
 	case tRegnamespace:
 		if o, ok := nspOID(parts[len(parts)-1]); ok {
 			return oidV(o), nil
 		}
-		return null, errorf(CodeUndefinedObject, noPos, "schema %q does not exist", s)
+		return null, errorf(CodeUndefinedObject, noPos, "schema \"%s\" does not exist", s)
 	case tRegrole:
 		if o, ok := ev.roleOIDByName(parts[len(parts)-1]); ok {
 			return oidV(o), nil
 		}
-		return null, errorf(CodeUndefinedObject, noPos, "role %q does not exist", s)
+		return null, errorf(CodeUndefinedObject, noPos, "role \"%s\" does not exist", s)
 	case tRegproc:
 		return regprocIn(s)
 	case tRegprocedure:
 		return regprocedureIn(s)
 	}
-	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type oid: %q", s)
+	return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type oid: \"%s\"", s)
 }
 
 // splitQualified splits a possibly quoted, dotted name; unquoted parts are

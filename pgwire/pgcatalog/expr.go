@@ -380,7 +380,7 @@ func typeFromName(tn *pg_query.TypeName) (uint32, string, error) {
 	name := names[len(names)-1]
 	t, ok := lookupTypeName(name)
 	if !ok {
-		return 0, "", errorf(CodeUndefinedObject, tn.Location, "type %q does not exist", name)
+		return 0, "", errorf(CodeUndefinedObject, tn.Location, "type \"%s\" does not exist", name)
 	}
 	if unbuiltTypes[t.name] {
 		return 0, "", errorf(CodeNotSupported, tn.Location, "type %s is not supported", t.name)
@@ -388,7 +388,7 @@ func typeFromName(tn *pg_query.TypeName) (uint32, string, error) {
 	oid := t.oid
 	if len(tn.ArrayBounds) > 0 {
 		if t.array == 0 {
-			return 0, "", errorf(CodeUndefinedObject, tn.Location, "type %q[] does not exist", name)
+			return 0, "", errorf(CodeUndefinedObject, tn.Location, "type \"%s\"[] does not exist", name)
 		}
 		oid = t.array
 	}
@@ -597,5 +597,5 @@ func bindField(rec *cexpr, name string) (*cexpr, error) {
 			}}, nil
 		}
 	}
-	return nil, errorf(CodeUndefinedColumn, noPos, "column %q not found in data type %s", name, formatType(rec.typ, -1))
+	return nil, errorf(CodeUndefinedColumn, noPos, "column \"%s\" not found in data type %s", name, formatType(rec.typ, -1))
 }

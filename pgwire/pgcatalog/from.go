@@ -306,7 +306,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 	}
 	if rv.Schemaname == "" || rv.Schemaname == "public" {
 		if b.src == nil {
-			return nil, errorf(CodeNotSupported, rv.Location, "relation %q is not a catalog relation: Shale tables are queried in GoogleSQL", rv.Relname)
+			return nil, errorf(CodeNotSupported, rv.Location, "relation \"%s\" is not a catalog relation: Shale tables are queried in GoogleSQL", rv.Relname)
 		}
 		t, err := b.table(rv.Relname)
 		if err != nil {
@@ -323,7 +323,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar, sc *scope) (plan, error) {
 	if rv.Schemaname != "" {
 		name = rv.Schemaname + "." + name
 	}
-	return nil, errorf(CodeUndefinedTable, rv.Location, "relation %q does not exist", name)
+	return nil, errorf(CodeUndefinedTable, rv.Location, "relation \"%s\" does not exist", name)
 }
 
 // bindSubselect binds a subquery in FROM, whose references resolve in

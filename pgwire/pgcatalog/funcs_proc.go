@@ -13,7 +13,7 @@ import (
 func init() {
 	register("pg_get_functiondef", procDescriber(func(p *procDef) (Value, error) {
 		if p.kind == 'a' {
-			return null, &Error{Code: CodeWrongObjectType, Message: fmt.Sprintf("%q is an aggregate function", p.name)}
+			return null, &Error{Code: CodeWrongObjectType, Message: fmt.Sprintf("\"%s\" is an aggregate function", p.name)}
 		}
 		return textV(functionDef(p)), nil
 	}))

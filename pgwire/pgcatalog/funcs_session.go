@@ -31,7 +31,7 @@ func init() {
 				if len(a) > 1 && a[1].truthy() {
 					return null, nil
 				}
-				return null, errorf(CodeUndefinedObject, noPos, "unrecognized configuration parameter %q", a[0].s)
+				return null, errorf(CodeUndefinedObject, noPos, "unrecognized configuration parameter \"%s\"", a[0].s)
 			}
 			return textV(v), nil
 		}})
@@ -106,7 +106,7 @@ func registerPrivileges() {
 				missing = r == nil
 			case n == "has_schema_privilege" && byName:
 				if _, ok := nspOID(a[obj].s); !ok {
-					return null, errorf("3F000", noPos, "schema %q does not exist", a[obj].s)
+					return null, errorf("3F000", noPos, "schema \"%s\" does not exist", a[obj].s)
 				}
 			}
 			if err := checkPrivileges(n, privs, a[len(a)-1].s); err != nil {
@@ -116,7 +116,7 @@ func registerPrivileges() {
 				return null, nil
 			}
 			if n == "has_sequence_privilege" && r != nil && r.kind != 'S' {
-				return null, errorf(CodeWrongObjectType, noPos, "%q is not a sequence", ev.asText(a[obj], t[obj]))
+				return null, errorf(CodeWrongObjectType, noPos, "\"%s\" is not a sequence", ev.asText(a[obj], t[obj]))
 			}
 			return boolV(true), nil
 		}})

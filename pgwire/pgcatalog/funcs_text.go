@@ -289,7 +289,7 @@ func substring(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		if a[i].k == kText {
 			n, ok := a[i].asInt()
 			if !ok {
-				return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type integer: %q", a[i].s)
+				return null, errorf(CodeInvalidText, noPos, "invalid input syntax for type integer: \"%s\"", a[i].s)
 			}
 			a[i] = intV(n)
 		}

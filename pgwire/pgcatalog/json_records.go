@@ -52,7 +52,7 @@ func columnDefinitions(list []*pg_query.Node) ([]colDef, error) {
 			return nil, errorf(CodeSyntax, noPos, "invalid column definition list")
 		}
 		if seen[cd.Colname] {
-			return nil, errorf(CodeDuplicateColumn, noPos, "column name %q specified more than once", cd.Colname)
+			return nil, errorf(CodeDuplicateColumn, noPos, "column name \"%s\" specified more than once", cd.Colname)
 		}
 		seen[cd.Colname] = true
 		typ, _, err := typeFromName(cd.TypeName)
@@ -132,7 +132,7 @@ func (ev *evaluator) populateValue(n *jsonNode, jsonb bool, typ uint32, key stri
 	case isArrayType(typ) && n.kind != jsonString:
 		if n.kind != jsonArray {
 			e := errorf(CodeInvalidText, noPos, "expected JSON array")
-			e.Hint = fmt.Sprintf("See the value of key %q.", key)
+			e.Hint = fmt.Sprintf("See the value of key \"%s\".", key)
 			return null, e
 		}
 		elems := make([]Value, len(n.elems))

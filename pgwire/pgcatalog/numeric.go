@@ -37,7 +37,7 @@ func numericV(n *numeric) Value { return Value{k: kNumeric, s: n.String()} }
 // white space around, or NaN in any case.
 func parseNumeric(s string) (*numeric, error) {
 	in := strings.TrimSpace(s)
-	bad := errorf(CodeInvalidText, noPos, "invalid input syntax for type numeric: %q", s)
+	bad := errorf(CodeInvalidText, noPos, "invalid input syntax for type numeric: \"%s\"", s)
 	if strings.EqualFold(in, "nan") {
 		return &numeric{nan: true}, nil
 	}

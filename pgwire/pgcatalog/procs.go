@@ -178,9 +178,9 @@ func regprocIn(s string) (Value, error) {
 	ps := procsNamed(parts)
 	switch {
 	case len(ps) == 0:
-		return null, errorf(CodeUndefinedFunc, noPos, "function %q does not exist", s)
+		return null, errorf(CodeUndefinedFunc, noPos, "function \"%s\" does not exist", s)
 	case len(ps) > 1:
-		return null, errorf(CodeAmbiguousFunc, noPos, "more than one function named %q", s)
+		return null, errorf(CodeAmbiguousFunc, noPos, "more than one function named \"%s\"", s)
 	}
 	return oidV(ps[0].oid), nil
 }
@@ -197,7 +197,7 @@ func regprocedureIn(s string) (Value, error) {
 		for _, tn := range splitTopLevel(list) {
 			t, ok := lookupTypeName(strings.TrimSpace(tn))
 			if !ok {
-				return null, errorf(CodeUndefinedObject, noPos, "type %q does not exist", strings.TrimSpace(tn))
+				return null, errorf(CodeUndefinedObject, noPos, "type \"%s\" does not exist", strings.TrimSpace(tn))
 			}
 			want = append(want, t.oid)
 		}
@@ -207,7 +207,7 @@ func regprocedureIn(s string) (Value, error) {
 			return oidV(p.oid), nil
 		}
 	}
-	return null, errorf(CodeUndefinedFunc, noPos, "function %q does not exist", s)
+	return null, errorf(CodeUndefinedFunc, noPos, "function \"%s\" does not exist", s)
 }
 
 // procsNamed are the versions of a possibly schema-qualified function name.

@@ -192,7 +192,7 @@ func (s *scope) resolve(schema, qual, name string, pos int32) (levels, idx int, 
 				continue
 			}
 			if found >= 0 {
-				return 0, 0, col, errorf(CodeAmbiguousColumn, pos, "column reference %q is ambiguous", name)
+				return 0, 0, col, errorf(CodeAmbiguousColumn, pos, "column reference \"%s\" is ambiguous", name)
 			}
 			found = i
 		}
@@ -208,11 +208,11 @@ func (s *scope) resolve(schema, qual, name string, pos int32) (levels, idx int, 
 	}
 	if qual != "" {
 		if !s.hasRel(schema, qual) {
-			return 0, 0, col, errorf(CodeUndefinedTable, pos, "missing FROM-clause entry for table %q", qual)
+			return 0, 0, col, errorf(CodeUndefinedTable, pos, "missing FROM-clause entry for table \"%s\"", qual)
 		}
 		return 0, 0, col, errorf(CodeUndefinedColumn, pos, "column %s.%s does not exist", qual, name)
 	}
-	return 0, 0, col, errorf(CodeUndefinedColumn, pos, "column %q does not exist", name)
+	return 0, 0, col, errorf(CodeUndefinedColumn, pos, "column \"%s\" does not exist", name)
 }
 
 // tableOID finds the relation whose system column tableoid a reference
@@ -233,7 +233,7 @@ func (s *scope) tableOID(schema, qual string, pos int32) (*relRef, error) {
 				continue
 			}
 			if found != nil && c.rel != rel {
-				return nil, errorf(CodeAmbiguousColumn, pos, "column reference %q is ambiguous", "tableoid")
+				return nil, errorf(CodeAmbiguousColumn, pos, "column reference \"%s\" is ambiguous", "tableoid")
 			}
 			found, rel = c.src, c.rel
 		}

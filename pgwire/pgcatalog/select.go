@@ -278,7 +278,7 @@ func (b *binder) bindTargets(p *selectPlan, targets []*pg_query.Node, sc *scope)
 					}
 				}
 				if n == 0 && qual != "" {
-					return errorf(CodeUndefinedTable, cr.Location, "missing FROM-clause entry for table %q", qual)
+					return errorf(CodeUndefinedTable, cr.Location, "missing FROM-clause entry for table \"%s\"", qual)
 				}
 				continue
 			}
@@ -555,7 +555,7 @@ func (b *binder) bindShow(name string) (*queryPlan, error) {
 	e := &cexpr{typ: tText, fn: func(ev *evaluator, _ *env) (Value, error) {
 		v, ok := lookupSetting(ev.sess, name)
 		if !ok {
-			return null, errorf(CodeUndefinedObject, noPos, "unrecognized configuration parameter %q", name)
+			return null, errorf(CodeUndefinedObject, noPos, "unrecognized configuration parameter \"%s\"", name)
 		}
 		return textV(v), nil
 	}}

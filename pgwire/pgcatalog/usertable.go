@@ -197,7 +197,7 @@ func (p *tableScanPlan) check(ev *evaluator) error {
 	}
 	r := snap.relByName(nspPublic, p.table.Name)
 	if r == nil || r.table == nil {
-		return errorf(CodeUndefinedTable, noPos, "relation %q does not exist", p.table.Name)
+		return errorf(CodeUndefinedTable, noPos, "relation \"%s\" does not exist", p.table.Name)
 	}
 	for i, c := range p.table.Columns {
 		if !p.used[i] {
@@ -210,7 +210,7 @@ func (p *tableScanPlan) check(ev *evaluator) error {
 			}
 		}
 		if !found {
-			return errorf(CodeNotSupported, noPos, "cached plan must not change result type: column %q of table %q changed", c.Name, p.table.Name)
+			return errorf(CodeNotSupported, noPos, "cached plan must not change result type: column \"%s\" of table \"%s\" changed", c.Name, p.table.Name)
 		}
 	}
 	return nil

@@ -1401,3 +1401,6 @@ SELECT '2020-01-01'::date = '2020-01-01 00:00+09'::timestamptz AS a, '2020-01-01
 SET TimeZone = 'America/New_York';
 SELECT device_id, ts, ts::date AS d, to_char(ts, 'YYYY-MM-DD HH24:MI TZ') AS local, date_trunc('day', ts) AS day FROM public.readings WHERE device_id = '4c410523' ORDER BY ts LIMIT 3;
 SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.readings ORDER BY ts, device_id LIMIT 2;
+SELECT (stats->'battery')::text::int FROM public.readings LIMIT 1;
+SELECT ('a\"b' || device_id)::numeric FROM public.readings LIMIT 1;
+SELECT ('"' || device_id)::bool FROM public.readings LIMIT 1;
