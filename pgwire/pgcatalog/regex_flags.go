@@ -94,7 +94,67 @@ func (ev *evaluator) pgRegexp(pattern string, o reOptions) (*regexp.Regexp, erro
 	case o.expanded:
 		pattern = stripExpanded(pattern)
 	}
-	return ev.compileRegexp(goFlags(o) + translateRegex(pattern))
+	k := goFlags(o) + translateRegex(pattern)
+	if !preferLongest(k) {
+		return ev.compileRegexp(k)
+	}
+	if re, ok := ev.regexps[longestKey+k]; ok {
+		return re, nil
+	}
+	re, err := ev.compileRegexp(k)
+	if err != nil {
+		return nil, err
+	}
+	re = re.Copy() // the cached leftmost-first one stays as it is
+	re.Longest()
+	ev.regexps[longestKey+k] = re
+	return re, nil
+}
+
+// longestKey prefixes the cache key of a leftmost-longest compilation.
+const longestKey = "\x00longest:"
+
+// preferLongest reports whether PostgreSQL's matching rules make the
+// match of Go pattern k (already valid) the longest one that starts
+// leftmost: an RE is greedy unless its first quantifier (other than a
+// fixed count) is non-greedy and it has no top-level alternation, and a
+// greedy RE matches as much as it can overall, as Go's leftmost-longest
+// mode does ('a|ab' matches "ab" of "abcd", where Go's default takes the
+// first alternative). A non-greedy RE matches the least it can overall;
+// Go has no such mode, and keeps its leftmost-first match.
+func preferLongest(k string) bool {
+	re, err := syntax.Parse(k, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	if re.Op == syntax.OpAlternate {
+		return true
+	}
+	var first *syntax.Regexp
+	var walk func(r *syntax.Regexp)
+	walk = func(r *syntax.Regexp) {
+		if first != nil {
+			return
+		}
+		switch r.Op {
+		case syntax.OpStar, syntax.OpPlus, syntax.OpQuest:
+			first = r
+			return
+		case syntax.OpRepeat:
+			if r.Min != r.Max {
+				first = r
+				return
+			}
+		}
+		for _, sub := range r.Sub {
+			walk(sub)
+		}
+	}
+	walk(re)
+	return first == nil || first.Flags&syntax.NonGreedy == 0
 }
 
 // goFlags is the Go flag group for o's case folding and newline mode.

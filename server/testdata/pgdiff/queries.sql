@@ -1404,3 +1404,6 @@ SELECT ts AT TIME ZONE 'UTC' AS utc, extract(hour FROM ts) AS h FROM public.read
 SELECT (stats->'battery')::text::int FROM public.readings LIMIT 1;
 SELECT ('a\"b' || device_id)::numeric FROM public.readings LIMIT 1;
 SELECT ('"' || device_id)::bool FROM public.readings LIMIT 1;
+SELECT regexp_match('abcd', 'a|ab') AS a1, regexp_match('xabc', 'x(a|ab)') AS a2, regexp_match('aaa', 'a*?') AS a3, regexp_match('abab', '(ab)+?') AS a4, regexp_match('abcabc', 'a.*?c') AS a6 FROM public.counters LIMIT 1;
+SELECT regexp_replace('foo bar baz', 'ba|bar', 'X', 'g') AS r1, regexp_replace('abcd', '(a|ab)(c|bcd)', '[\1|\2]') AS r2, substring('abcd' from 'a|ab') AS s1, regexp_count('abab', 'a|ab') AS c1 FROM public.counters LIMIT 1;
+SELECT regexp_matches('one two three', '(\w+) (\w+|\w+ \w+)') AS g3, regexp_split_to_array('a1b22c', '\d|\d\d') AS g4 FROM public.counters LIMIT 1;
