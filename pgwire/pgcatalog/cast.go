@@ -19,6 +19,9 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if to == tTime {
 		return ev.castToTime(v, from)
 	}
+	if to == tTimetz {
+		return ev.castToTimetz(v, from)
+	}
 	if (to == tTimestamptz || to == tTimestamp || to == tDate) && v.k == kText {
 		return ev.castTime(v.s, from, to)
 	}

@@ -313,10 +313,11 @@ func bindSQLValueFunction(x *pg_query.SQLValueFunction) (*cexpr, error) {
 		name, typ = "localtime", tTime
 		fn = func(ev *evaluator, _ *env) (Value, error) { return timeOfDay(clockMicros(ev.now.In(ev.zone()))), nil }
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
-		name, typ = "current_time", 1266 // timetz: the time and the zone's offset
+		name, typ = "current_time", tTimetz // the time and the zone's offset
 		fn = func(ev *evaluator, _ *env) (Value, error) {
 			now := ev.now.In(ev.zone())
-			return textV(timeOfDay(clockMicros(now)).s + zoneOffset(now)), nil
+			_, off := now.Zone()
+			return timetzText(clockMicros(now), off), nil
 		}
 	default:
 		return nil, errorf(CodeNotSupported, x.Location, "unsupported SQL value function")

@@ -58,14 +58,28 @@ func timeOfDay(us int64) Value {
 }
 
 // castToTime converts a value of type from to a time of day: a timestamptz
-// in the session's zone.
+// in the session's zone, a timetz without its offset, an interval's time
+// part (its days and months left out) modulo a day, as interval_time.
 func (ev *evaluator) castToTime(v Value, from uint32) (Value, error) {
-	if from == tTimestamptz || from == tTimestamp {
+	switch from {
+	case tTimestamptz, tTimestamp:
 		t, err := ev.localTime(v, from)
 		if err != nil {
 			return null, err
 		}
 		return timeOfDay(clockMicros(t)), nil
+	case tTimetz:
+		us, _, err := ev.parseTimetz(v.s)
+		if err != nil {
+			return null, err
+		}
+		return timeOfDay(us), nil
+	case tInterval:
+		iv, err := parseInterval(v.s)
+		if err != nil {
+			return null, err
+		}
+		return timeOfDay((iv.micros%microsPerDay + microsPerDay) % microsPerDay), nil
 	}
 	us, err := parseTimeOfDay(ev.text(v, from))
 	if err != nil {

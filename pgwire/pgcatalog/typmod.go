@@ -31,7 +31,7 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 	if len(mods) == 0 {
 		return e, nil
 	}
-	var apply func(v Value) (Value, error)
+	var apply func(ev *evaluator, v Value) (Value, error)
 	switch typ {
 	case tVarchar, tBpchar:
 		n := int(mods[0])
@@ -39,7 +39,7 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 			return nil, errorf(CodeSyntax, pos, "length for type %s must be at least 1", formatType(typ, -1))
 		}
 		pad := typ == tBpchar
-		apply = func(v Value) (Value, error) {
+		apply = func(_ *evaluator, v Value) (Value, error) {
 			s := v.s
 			if utf8.RuneCountInString(s) > n {
 				s = string([]rune(s)[:n])
@@ -59,7 +59,7 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 		if prec < 1 || prec > 1000 {
 			return nil, errorf(CodeSyntax, pos, "NUMERIC precision %d must be between 1 and 1000", prec)
 		}
-		apply = func(v Value) (Value, error) {
+		apply = func(_ *evaluator, v Value) (Value, error) {
 			n, err := numericOf(v)
 			if err != nil || n.nan {
 				return v, err
@@ -72,6 +72,24 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 			}
 			return numericV(r), nil
 		}
+	case tTime, tTimetz:
+		// time(p) and timetz(p) round the fraction of the second to p
+		// digits; like PostgreSQL, past 6 is taken as 6 (it warns).
+		p := mods[0] // the grammar takes no negative one
+		apply = func(ev *evaluator, v Value) (Value, error) {
+			if typ == tTime {
+				us, err := parseTimeOfDay(v.s)
+				if err != nil {
+					return null, err
+				}
+				return timeOfDay(roundTimePrecision(us, p)), nil
+			}
+			us, off, err := ev.parseTimetz(v.s)
+			if err != nil {
+				return null, err
+			}
+			return timetzText(roundTimePrecision(us, p), off), nil
+		}
 	default:
 		return e, nil
 	}
@@ -83,7 +101,7 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 		if err != nil || v.isNull() {
 			return v, err
 		}
-		return apply(v)
+		return apply(ev, v)
 	}
 	return &out, nil
 }
