@@ -243,8 +243,9 @@ func timeRank(t uint32) int {
 	return 0
 }
 
-// bindCoalesce binds COALESCE (and, with pick, GREATEST/LEAST).
-func (b *binder) bindCoalesce(nodes []*pg_query.Node, sc *scope, name string, pick func(a, b Value) bool) (*cexpr, error) {
+// bindCoalesce binds COALESCE (and, with pick, GREATEST/LEAST, which order
+// the arguments as values of their common type, by compareAs).
+func (b *binder) bindCoalesce(nodes []*pg_query.Node, sc *scope, name string, pick func(a, b Value, typ uint32) bool) (*cexpr, error) {
 	args, err := b.bindArgs(nodes, sc)
 	if err != nil {
 		return nil, err
@@ -266,7 +267,7 @@ func (b *binder) bindCoalesce(nodes []*pg_query.Node, sc *scope, name string, pi
 			if pick == nil {
 				return v, nil
 			}
-			if best.isNull() || pick(v, best) {
+			if best.isNull() || pick(v, best, typ) {
 				best = v
 			}
 		}
@@ -276,9 +277,9 @@ func (b *binder) bindCoalesce(nodes []*pg_query.Node, sc *scope, name string, pi
 
 func (b *binder) bindMinMax(x *pg_query.MinMaxExpr, sc *scope) (*cexpr, error) {
 	if x.Op == pg_query.MinMaxOp_IS_GREATEST {
-		return b.bindCoalesce(x.Args, sc, "greatest", func(a, b Value) bool { return compare(a, b) > 0 })
+		return b.bindCoalesce(x.Args, sc, "greatest", func(a, b Value, t uint32) bool { return compareAs(a, b, t) > 0 })
 	}
-	return b.bindCoalesce(x.Args, sc, "least", func(a, b Value) bool { return compare(a, b) < 0 })
+	return b.bindCoalesce(x.Args, sc, "least", func(a, b Value, t uint32) bool { return compareAs(a, b, t) < 0 })
 }
 
 // bindSQLValueFunction binds current_user, session_user, current_schema

@@ -167,3 +167,25 @@ func roundTimePrecision(us int64, p int64) int64 {
 	}
 	return (us + scale/2) / scale * scale
 }
+
+// compareTimetz orders two timetz texts as timetz_cmp does: by the instant
+// in UTC, then (equal instants at different offsets) the one further east
+// first, so that 10:00+02 comes before 09:00+01 and equals neither. ok is
+// false when either is not timetz text.
+func compareTimetz(a, b string) (c int, ok bool) {
+	// A value's text always carries its offset, so the session's zone,
+	// which this evaluator lacks, is not read.
+	if strings.LastIndexAny(a, "+-") < 1 || strings.LastIndexAny(b, "+-") < 1 {
+		return 0, false
+	}
+	var ev evaluator
+	x, xoff, errX := ev.parseTimetz(a)
+	y, yoff, errY := ev.parseTimetz(b)
+	if errX != nil || errY != nil {
+		return 0, false
+	}
+	if c := cmpOrdered(x-int64(xoff)*1e6, y-int64(yoff)*1e6); c != 0 {
+		return c, true
+	}
+	return cmpOrdered(-xoff, -yoff), true
+}
