@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -81,7 +82,21 @@ func (ev *evaluator) castToTime(v Value, from uint32) (Value, error) {
 		}
 		return timeOfDay((iv.micros%microsPerDay + microsPerDay) % microsPerDay), nil
 	}
-	us, err := parseTimeOfDay(ev.text(v, from))
+	s := ev.text(v, from)
+	us, err := parseTimeOfDay(s)
+	if err != nil {
+		// Time input reads a UTC offset after the time, as timetz's does,
+		// and leaves it out ('10:00+02'::time is 10:00:00); its errors
+		// other than bad syntax (which would name timetz) are time's too.
+		tus, _, terr := ev.parseTimetz(s)
+		var e *Error
+		switch {
+		case terr == nil:
+			us, err = tus, nil
+		case errors.As(terr, &e) && e.Code != "22007":
+			err = terr
+		}
+	}
 	if err != nil {
 		return null, err
 	}

@@ -154,9 +154,11 @@ func (ev *evaluator) castToTimetz(v Value, from uint32) (Value, error) {
 	return timetzText(us, off), nil
 }
 
-// roundTimePrecision rounds a time of day to p fractional digits (time(p)
-// and timetz(p)), half away from zero; like PostgreSQL it may round up to
-// 24:00:00 and does not wrap.
+// roundTimePrecision rounds microseconds to p fractional digits of the
+// second, half away from zero: a time of day (time(p) and timetz(p), which
+// like PostgreSQL's may round up to 24:00:00 and do not wrap), or a
+// timestamp counted from 2000-01-01, PostgreSQL's epoch (so a half before
+// 2000 rounds down, as PostgreSQL's does).
 func roundTimePrecision(us int64, p int64) int64 {
 	if p >= 6 {
 		return us
@@ -165,8 +167,14 @@ func roundTimePrecision(us int64, p int64) int64 {
 	for i := p; i < 6; i++ {
 		scale *= 10
 	}
+	if us < 0 {
+		return -((-us + scale/2) / scale * scale)
+	}
 	return (us + scale/2) / scale * scale
 }
+
+// pgEpochMicros is 2000-01-01 00:00 UTC in Unix microseconds.
+const pgEpochMicros = int64(946684800e6)
 
 // compareTimetz orders two timetz texts as timetz_cmp does: by the instant
 // in UTC, then (equal instants at different offsets) the one further east

@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -9,7 +10,8 @@ import (
 
 // Type modifiers of casts: varchar(n) and char(n) cut a value to n
 // characters (char pads it with spaces), numeric(p, s) rounds it to s
-// places and fails when it needs more than p digits, as PostgreSQL's
+// places and fails when it needs more than p digits, the time and
+// timestamp types' (p) round the seconds to p digits, as PostgreSQL's
 // explicit casts do.
 
 // typmods reads a type name's integer modifiers (varchar(10): [10]).
@@ -71,6 +73,19 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 				return null, e
 			}
 			return numericV(r), nil
+		}
+	case tTimestamp, tTimestamptz:
+		// timestamp(p) and timestamptz(p) round the fraction of the
+		// second to p digits; infinity and text that is no timestamp
+		// Shale reads stay as they are.
+		p := mods[0]
+		apply = func(_ *evaluator, v Value) (Value, error) {
+			t, ok := parseTime(v.s)
+			if !ok {
+				return v, nil
+			}
+			us := roundTimePrecision(t.UTC().UnixMicro()-pgEpochMicros, p)
+			return timeValue(time.UnixMicro(us+pgEpochMicros).UTC(), typ), nil
 		}
 	case tTime, tTimetz:
 		// time(p) and timetz(p) round the fraction of the second to p
