@@ -188,5 +188,5 @@ func timeOfDayPart(field string, us int64, numericResult bool) (Value, error) {
 		}
 		return floatV(n.float()), nil
 	}
-	return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not supported for type time without time zone", field)
+	return null, errorf(CodeNotSupported, noPos, "unit \"%s\" not supported for type time without time zone", field)
 }

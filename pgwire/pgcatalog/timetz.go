@@ -197,3 +197,28 @@ func compareTimetz(a, b string) (c int, ok bool) {
 	}
 	return cmpOrdered(-xoff, -yoff), true
 }
+
+// timetzPart is extract(field FROM timetz) and date_part: the fields of
+// the time of day as for time, the offset (timezone, in seconds east, and
+// its hours and minutes, signed), and the epoch of the time in UTC
+// (10:30+05:30 is 18000).
+func (ev *evaluator) timetzPart(field, s string, numericResult bool) (Value, error) {
+	us, off, err := ev.parseTimetz(s)
+	if err != nil {
+		return null, err
+	}
+	switch field {
+	case "timezone":
+		return intV(int64(off)), nil
+	case "timezone_hour":
+		return intV(int64(off / 3600)), nil
+	case "timezone_minute":
+		return intV(int64(off / 60 % 60)), nil
+	case "epoch":
+		us -= int64(off) * 1e6
+	case "hour", "minute", "second", "milliseconds", "microseconds":
+	default:
+		return null, errorf(CodeNotSupported, noPos, "unit \"%s\" not supported for type time with time zone", field)
+	}
+	return timeOfDayPart(field, us, numericResult)
+}
