@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The timetz type (time with time zone): a time of day and a fixed UTC
@@ -182,11 +183,11 @@ const pgEpochMicros = int64(946684800e6)
 // false when either is not timetz text.
 func compareTimetz(a, b string) (c int, ok bool) {
 	// A value's text always carries its offset, so the session's zone,
-	// which this evaluator lacks, is not read.
+	// which this evaluator lacks (UTC stands in), is not read.
 	if strings.LastIndexAny(a, "+-") < 1 || strings.LastIndexAny(b, "+-") < 1 {
 		return 0, false
 	}
-	var ev evaluator
+	ev := evaluator{loc: time.UTC}
 	x, xoff, errX := ev.parseTimetz(a)
 	y, yoff, errY := ev.parseTimetz(b)
 	if errX != nil || errY != nil {
