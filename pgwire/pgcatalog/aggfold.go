@@ -20,9 +20,9 @@ func newFolder(name string, t []uint32) folder {
 	case "count":
 		return &countFold{}
 	case "max":
-		return &extremeFold{dir: 1, typ: t[0]}
+		return &extremeFold{dir: 1, typ: extremeType(t[0])}
 	case "min":
-		return &extremeFold{dir: -1, typ: t[0]}
+		return &extremeFold{dir: -1, typ: extremeType(t[0])}
 	case "sum", "avg":
 		f := &sumFold{avg: name == "avg", typ: t[0]}
 		switch {

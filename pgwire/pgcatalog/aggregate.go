@@ -235,12 +235,22 @@ func extreme(dir int) func(*evaluator, [][]Value, []uint32) (Value, error) {
 	return func(_ *evaluator, in [][]Value, t []uint32) (Value, error) {
 		best := null
 		for _, v := range nonNull(in) {
-			if best.isNull() || compareAs(v, best, t[0])*dir >= 0 {
+			if best.isNull() || compareAs(v, best, extremeType(t[0]))*dir >= 0 {
 				best = v
 			}
 		}
 		return best, nil
 	}
+}
+
+// extremeType is the type min and max order values of type t as:
+// PostgreSQL has no max("char"), and takes max(text) of the "char"s'
+// text (\303 before z), not their bytes' order.
+func extremeType(t uint32) uint32 {
+	if t == tChar {
+		return tText
+	}
+	return t
 }
 
 func sum(_ *evaluator, in [][]Value, t []uint32) (Value, error) {

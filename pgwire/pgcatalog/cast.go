@@ -19,6 +19,9 @@ func (ev *evaluator) cast(v Value, from, to uint32) (Value, error) {
 	if to == tTime {
 		return ev.castToTime(v, from)
 	}
+	if to == tTimetz {
+		return ev.castToTimetz(v, from)
+	}
 	if (to == tTimestamptz || to == tTimestamp || to == tDate) && v.k == kText {
 		return ev.castTime(v.s, from, to)
 	}
@@ -522,19 +525,38 @@ func charFromCode(v Value) (Value, error) {
 	if !ok || n < math.MinInt8 || n > math.MaxInt8 {
 		return null, errorf(CodeOutOfRange, noPos, "\"char\" out of range")
 	}
-	switch b := byte(n); {
+	return textV(charText(byte(n))), nil
+}
+
+// charText is a "char" holding byte b as charout prints it: the byte, \ooo
+// for one with the high bit set (alone it is no UTF-8 character), or ""
+// for 0.
+func charText(b byte) string {
+	switch {
 	case b == 0:
-		return textV(""), nil
+		return ""
 	case b >= 0x80:
-		return textV(fmt.Sprintf("\\%03o", b)), nil
-	default:
-		return textV(string(rune(b))), nil
+		return fmt.Sprintf("\\%03o", b)
 	}
+	return string(rune(b))
+}
+
+// charIn is text made a "char", as charin and text_char read it: \ooo (three
+// octal digits) is that byte, anything else its first byte, so that 'é'
+// keeps the first byte of its UTF-8 encoding, not a broken character.
+func charIn(s string) string {
+	if len(s) == 4 && s[0] == '\\' && isOctal(s[1]) && isOctal(s[2]) && isOctal(s[3]) {
+		return charText(byte(int(s[1]-'0')<<6 + int(s[2]-'0')<<3 + int(s[3]-'0')))
+	}
+	if s == "" {
+		return ""
+	}
+	return charText(s[0])
 }
 
 func castText(s string, to uint32) Value {
-	if to == tChar && len(s) > 1 {
-		s = s[:1]
+	if to == tChar {
+		s = charIn(s)
 	}
 	if to == tName && len(s) > 63 { // NAMEDATALEN-1 bytes, cut at a character's start, as namein
 		n := 63

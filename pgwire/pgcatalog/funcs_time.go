@@ -66,12 +66,18 @@ func datePart(ev *evaluator, a []Value, t []uint32) (Value, error) {
 		f, _ := v.asFloat()
 		return floatV(f), nil
 	}
-	if t[1] == tTime {
-		us, err := parseTimeOfDay(a[1].s)
-		if err != nil {
-			return null, err
+	if t[1] == tTime || t[1] == tTimetz {
+		var v Value
+		var err error
+		if t[1] == tTimetz {
+			v, err = ev.timetzPart(strings.ToLower(a[0].s), a[1].s, false)
+		} else {
+			var us int64
+			if us, err = parseTimeOfDay(a[1].s); err != nil {
+				return null, err
+			}
+			v, err = timeOfDayPart(strings.ToLower(a[0].s), us, false)
 		}
-		v, err := timeOfDayPart(strings.ToLower(a[0].s), us, false)
 		if v.k == kInt {
 			v = floatV(float64(v.i))
 		}
@@ -151,6 +157,9 @@ func extract(ev *evaluator, a []Value, t []uint32) (Value, error) {
 			return null, err
 		}
 		return timeOfDayPart(field, us, true)
+	}
+	if t[1] == tTimetz {
+		return ev.timetzPart(field, a[1].s, true)
 	}
 	if field == "julian" && t[1] != tDate {
 		// The day's number plus its fraction, divided as numerics divide.

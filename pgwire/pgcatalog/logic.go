@@ -243,8 +243,9 @@ func timeRank(t uint32) int {
 	return 0
 }
 
-// bindCoalesce binds COALESCE (and, with pick, GREATEST/LEAST).
-func (b *binder) bindCoalesce(nodes []*pg_query.Node, sc *scope, name string, pick func(a, b Value) bool) (*cexpr, error) {
+// bindCoalesce binds COALESCE (and, with pick, GREATEST/LEAST, which order
+// the arguments as values of their common type, by compareAs).
+func (b *binder) bindCoalesce(nodes []*pg_query.Node, sc *scope, name string, pick func(a, b Value, typ uint32) bool) (*cexpr, error) {
 	args, err := b.bindArgs(nodes, sc)
 	if err != nil {
 		return nil, err
@@ -266,7 +267,7 @@ func (b *binder) bindCoalesce(nodes []*pg_query.Node, sc *scope, name string, pi
 			if pick == nil {
 				return v, nil
 			}
-			if best.isNull() || pick(v, best) {
+			if best.isNull() || pick(v, best, typ) {
 				best = v
 			}
 		}
@@ -276,9 +277,9 @@ func (b *binder) bindCoalesce(nodes []*pg_query.Node, sc *scope, name string, pi
 
 func (b *binder) bindMinMax(x *pg_query.MinMaxExpr, sc *scope) (*cexpr, error) {
 	if x.Op == pg_query.MinMaxOp_IS_GREATEST {
-		return b.bindCoalesce(x.Args, sc, "greatest", func(a, b Value) bool { return compare(a, b) > 0 })
+		return b.bindCoalesce(x.Args, sc, "greatest", func(a, b Value, t uint32) bool { return compareAs(a, b, t) > 0 })
 	}
-	return b.bindCoalesce(x.Args, sc, "least", func(a, b Value) bool { return compare(a, b) < 0 })
+	return b.bindCoalesce(x.Args, sc, "least", func(a, b Value, t uint32) bool { return compareAs(a, b, t) < 0 })
 }
 
 // bindSQLValueFunction binds current_user, session_user, current_schema
@@ -313,10 +314,11 @@ func bindSQLValueFunction(x *pg_query.SQLValueFunction) (*cexpr, error) {
 		name, typ = "localtime", tTime
 		fn = func(ev *evaluator, _ *env) (Value, error) { return timeOfDay(clockMicros(ev.now.In(ev.zone()))), nil }
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
-		name, typ = "current_time", 1266 // timetz: the time and the zone's offset
+		name, typ = "current_time", tTimetz // the time and the zone's offset
 		fn = func(ev *evaluator, _ *env) (Value, error) {
 			now := ev.now.In(ev.zone())
-			return textV(timeOfDay(clockMicros(now)).s + zoneOffset(now)), nil
+			_, off := now.Zone()
+			return timetzText(clockMicros(now), off), nil
 		}
 	default:
 		return nil, errorf(CodeNotSupported, x.Location, "unsupported SQL value function")

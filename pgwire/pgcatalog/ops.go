@@ -324,7 +324,9 @@ func (b *binder) binaryOp(op string, l, r *cexpr, pos int32) (*cexpr, error) {
 }
 
 func cmpExpr(op string, l, r *cexpr) *cexpr {
-	if l.typ == r.typ && timeRank(l.typ) > 0 { // dates past 9999 (compareAs)
+	// Dates past 9999, timetz and "char", whose text does not order as
+	// their values do (compareAs).
+	if l.typ == r.typ && (timeRank(l.typ) > 0 || l.typ == tTimetz || l.typ == tChar) {
 		return strictBinary(tBool, l, r, func(x, y Value) (Value, error) {
 			return boolV(cmpResult(op, compareAs(x, y, l.typ))), nil
 		})

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -58,16 +59,44 @@ func timeOfDay(us int64) Value {
 }
 
 // castToTime converts a value of type from to a time of day: a timestamptz
-// in the session's zone.
+// in the session's zone, a timetz without its offset, an interval's time
+// part (its days and months left out) modulo a day, as interval_time.
 func (ev *evaluator) castToTime(v Value, from uint32) (Value, error) {
-	if from == tTimestamptz || from == tTimestamp {
+	switch from {
+	case tTimestamptz, tTimestamp:
 		t, err := ev.localTime(v, from)
 		if err != nil {
 			return null, err
 		}
 		return timeOfDay(clockMicros(t)), nil
+	case tTimetz:
+		us, _, err := ev.parseTimetz(v.s)
+		if err != nil {
+			return null, err
+		}
+		return timeOfDay(us), nil
+	case tInterval:
+		iv, err := parseInterval(v.s)
+		if err != nil {
+			return null, err
+		}
+		return timeOfDay((iv.micros%microsPerDay + microsPerDay) % microsPerDay), nil
 	}
-	us, err := parseTimeOfDay(ev.text(v, from))
+	s := ev.text(v, from)
+	us, err := parseTimeOfDay(s)
+	if err != nil {
+		// Time input reads a UTC offset after the time, as timetz's does,
+		// and leaves it out ('10:00+02'::time is 10:00:00); its errors
+		// other than bad syntax (which would name timetz) are time's too.
+		tus, _, terr := ev.parseTimetz(s)
+		var e *Error
+		switch {
+		case terr == nil:
+			us, err = tus, nil
+		case errors.As(terr, &e) && e.Code != "22007":
+			err = terr
+		}
+	}
 	if err != nil {
 		return null, err
 	}
@@ -159,5 +188,5 @@ func timeOfDayPart(field string, us int64, numericResult bool) (Value, error) {
 		}
 		return floatV(n.float()), nil
 	}
-	return null, errorf(CodeInvalidParameter, noPos, "unit \"%s\" not supported for type time without time zone", field)
+	return null, errorf(CodeNotSupported, noPos, "unit \"%s\" not supported for type time without time zone", field)
 }

@@ -29,6 +29,7 @@ const (
 	tVarchar      = 1043
 	tDate         = 1082
 	tTime         = 1083
+	tTimetz       = 1266
 	tTimestamp    = 1114
 	tTimestamptz  = 1184
 	tInterval     = 1186

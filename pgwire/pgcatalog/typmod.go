@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -9,7 +10,8 @@ import (
 
 // Type modifiers of casts: varchar(n) and char(n) cut a value to n
 // characters (char pads it with spaces), numeric(p, s) rounds it to s
-// places and fails when it needs more than p digits, as PostgreSQL's
+// places and fails when it needs more than p digits, the time and
+// timestamp types' (p) round the seconds to p digits, as PostgreSQL's
 // explicit casts do.
 
 // typmods reads a type name's integer modifiers (varchar(10): [10]).
@@ -31,7 +33,7 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 	if len(mods) == 0 {
 		return e, nil
 	}
-	var apply func(v Value) (Value, error)
+	var apply func(ev *evaluator, v Value) (Value, error)
 	switch typ {
 	case tVarchar, tBpchar:
 		n := int(mods[0])
@@ -39,7 +41,7 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 			return nil, errorf(CodeSyntax, pos, "length for type %s must be at least 1", formatType(typ, -1))
 		}
 		pad := typ == tBpchar
-		apply = func(v Value) (Value, error) {
+		apply = func(_ *evaluator, v Value) (Value, error) {
 			s := v.s
 			if utf8.RuneCountInString(s) > n {
 				s = string([]rune(s)[:n])
@@ -59,7 +61,7 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 		if prec < 1 || prec > 1000 {
 			return nil, errorf(CodeSyntax, pos, "NUMERIC precision %d must be between 1 and 1000", prec)
 		}
-		apply = func(v Value) (Value, error) {
+		apply = func(_ *evaluator, v Value) (Value, error) {
 			n, err := numericOf(v)
 			if err != nil || n.nan {
 				return v, err
@@ -72,6 +74,37 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 			}
 			return numericV(r), nil
 		}
+	case tTimestamp, tTimestamptz:
+		// timestamp(p) and timestamptz(p) round the fraction of the
+		// second to p digits; infinity and text that is no timestamp
+		// Shale reads stay as they are.
+		p := mods[0]
+		apply = func(_ *evaluator, v Value) (Value, error) {
+			t, ok := parseTime(v.s)
+			if !ok {
+				return v, nil
+			}
+			us := roundTimePrecision(t.UTC().UnixMicro()-pgEpochMicros, p)
+			return timeValue(time.UnixMicro(us+pgEpochMicros).UTC(), typ), nil
+		}
+	case tTime, tTimetz:
+		// time(p) and timetz(p) round the fraction of the second to p
+		// digits; like PostgreSQL, past 6 is taken as 6 (it warns).
+		p := mods[0] // the grammar takes no negative one
+		apply = func(ev *evaluator, v Value) (Value, error) {
+			if typ == tTime {
+				us, err := parseTimeOfDay(v.s)
+				if err != nil {
+					return null, err
+				}
+				return timeOfDay(roundTimePrecision(us, p)), nil
+			}
+			us, off, err := ev.parseTimetz(v.s)
+			if err != nil {
+				return null, err
+			}
+			return timetzText(roundTimePrecision(us, p), off), nil
+		}
 	default:
 		return e, nil
 	}
@@ -83,7 +116,7 @@ func withTypmod(e *cexpr, typ uint32, mods []int64, pos int32) (*cexpr, error) {
 		if err != nil || v.isNull() {
 			return v, err
 		}
-		return apply(v)
+		return apply(ev, v)
 	}
 	return &out, nil
 }

@@ -143,10 +143,18 @@ func compare(a, b Value) int {
 // compareAs orders two non-NULL values of type typ: intervals, which are
 // text, by their length as PostgreSQL's interval_cmp does ('1 day' before
 // '25 hours'); dates and timestamps, text too, with years past 9999 after
-// the others (compareTimeText); every other type as compare does.
+// the others (compareTimeText); timetz values by compareTimetz; "char"
+// values by their byte, unsigned (\303 after z, though \ is before z in
+// text); every other type as compare does.
 func compareAs(a, b Value, typ uint32) int {
 	if a.k == kText && b.k == kText {
 		switch {
+		case typ == tTimetz:
+			if c, ok := compareTimetz(a.s, b.s); ok {
+				return c
+			}
+		case typ == tChar:
+			return cmpOrdered(int(uint8(charCode(a.s))), int(uint8(charCode(b.s))))
 		case typ == tInterval:
 			x, errX := parseInterval(a.s)
 			y, errY := parseInterval(b.s)
