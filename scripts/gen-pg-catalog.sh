@@ -41,7 +41,8 @@ settings=$(psql $shale_psql -X -A -t -c "SELECT string_agg(quote_literal(lower(n
 version=$(psql $pg_psql -X -A -t -c "SHOW server_version")
 case $version in 15.*) ;; *) echo "want PostgreSQL 15, got $version" >&2; exit 1 ;; esac
 
-goarr() { echo "CASE WHEN $1 IS NULL THEN 'nil' ELSE '[]$2{' || array_to_string(ARRAY(SELECT $3 FROM unnest($1) e), ', ') || '}' END"; }
+# shellcheck source=scripts/pg-proc-rows.sh
+. scripts/pg-proc-rows.sh
 
 {
   cat <<HEAD
@@ -55,24 +56,9 @@ var pgProcs = []procDef{
 HEAD
   # shellcheck disable=SC2086
   psql $pg_psql -X -A -t <<SQL
-SELECT format(E'\t{%s, %s, %s, %s, ''%s'', ''%s'', ''%s'', %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s},',
-  p.oid, CASE n.nspname WHEN 'pg_catalog' THEN 'nspCatalog' ELSE 'nspInfoSchema' END,
-  to_json(p.proname::text), to_json(p.prosrc), p.prokind, p.provolatile, p.proparallel,
-  p.proisstrict::text, p.proretset::text, p.proleakproof::text, p.procost, p.prorows, p.provariadic::oid, p.pronargdefaults,
-  p.prorettype::oid,
-  $(goarr p.proargtypes::oid[] uint32 e::text),
-  $(goarr p.proallargtypes uint32 e::text),
-  to_json(coalesce(array_to_string(p.proargmodes, ''), '')),
-  $(goarr p.proargnames string 'to_json(e)::text'),
-  to_json(CASE WHEN p.prosupport = 0 THEN '' ELSE p.prosupport::regproc::text END),
-  to_json(pg_get_function_arguments(p.oid)), to_json(pg_get_function_identity_arguments(p.oid)),
-  to_json(coalesce(pg_get_function_result(p.oid), '')),
-  to_json(coalesce(obj_description(p.oid, 'pg_proc'), '')))
-FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-WHERE n.nspname IN ('pg_catalog', 'information_schema') AND p.proname IN ($names)
+$(proc_rows_sql "n.nspname IN ('pg_catalog', 'information_schema') AND p.proname IN ($names)
   AND p.prorettype IN ($types) AND p.proargtypes::oid[] <@ ARRAY[$types]::oid[]
-  AND coalesce(p.proallargtypes, '{}') <@ ARRAY[$types]::oid[]
-ORDER BY p.oid;
+  AND coalesce(p.proallargtypes, '{}') <@ ARRAY[$types]::oid[]")
 SQL
   cat <<MID
 }

@@ -99,7 +99,8 @@ ops=$(drop op "$ops")
 casts=$(drop cast "$casts")
 echo "dropped for differing values: $(echo "$differ" | paste -sd' ')" >&2
 
-goarr() { echo "CASE WHEN $1 IS NULL THEN 'nil' ELSE '[]$2{' || array_to_string(ARRAY(SELECT $3 FROM unnest($1) e), ', ') || '}' END"; }
+# shellcheck source=scripts/pg-proc-rows.sh
+. scripts/pg-proc-rows.sh
 
 {
   cat <<HEAD
@@ -140,22 +141,8 @@ var pgOperatorProcs = []procDef{
 MID
   # shellcheck disable=SC2086
   psql $pg_psql -X -A -t <<SQL
-SELECT format(E'\t{%s, nspCatalog, %s, %s, ''%s'', ''%s'', ''%s'', %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s},',
-  p.oid, to_json(p.proname::text), to_json(p.prosrc), p.prokind, p.provolatile, p.proparallel,
-  p.proisstrict::text, p.proretset::text, p.proleakproof::text, p.procost, p.prorows, p.provariadic::oid, p.pronargdefaults,
-  p.prorettype::oid,
-  $(goarr p.proargtypes::oid[] uint32 e::text),
-  $(goarr p.proallargtypes uint32 e::text),
-  to_json(coalesce(array_to_string(p.proargmodes, ''), '')),
-  $(goarr p.proargnames string 'to_json(e)::text'),
-  to_json(CASE WHEN p.prosupport = 0 THEN '' ELSE p.prosupport::regproc::text END),
-  to_json(pg_get_function_arguments(p.oid)), to_json(pg_get_function_identity_arguments(p.oid)),
-  to_json(coalesce(pg_get_function_result(p.oid), '')),
-  to_json(coalesce(obj_description(p.oid, 'pg_proc'), '')))
-FROM pg_proc p
-WHERE p.oid IN (SELECT unnest(ARRAY[oprcode, oprrest, oprjoin]::oid[]) FROM pg_operator WHERE oid IN ($ops)
-    UNION SELECT castfunc FROM pg_cast WHERE oid IN ($casts))
-ORDER BY p.oid;
+$(proc_rows_sql "p.oid IN (SELECT unnest(ARRAY[oprcode, oprrest, oprjoin]::oid[]) FROM pg_operator WHERE oid IN ($ops)
+    UNION SELECT castfunc FROM pg_cast WHERE oid IN ($casts))")
 SQL
   echo "}"
 } >"$out.tmp"
