@@ -194,7 +194,8 @@ func (b *binder) bindSelect(s *pg_query.SelectStmt, sc *scope) (*queryPlan, erro
 // rows in: FROM is one Shale table, read in key order or (reverse) in
 // descending key order, and the sort keys are, in one direction, leading
 // primary-key columns among its OrderedKeys (`_key`, or key fields whose
-// encoding preserves order) — all of them, or the whole primary key
+// encoding preserves order), skipping any WHERE fixes by an equality
+// (tenant = 'a' ORDER BY seq) — all of them, or the whole primary key
 // followed by anything (the key is unique, so later keys never decide).
 // The sort is then left out, so that the select streams and a LIMIT stops
 // the scan: Metabase and DBeaver page through a table by its primary key,
@@ -204,19 +205,27 @@ func (p *selectPlan) sortedByScan() (ok, reverse bool) {
 	if !isScan || len(p.sort) == 0 || p.grouped || len(p.wins) > 0 || len(p.srfs) > 0 || p.distinct || p.withTies {
 		return false, false
 	}
-	pk := ts.table.PrimaryKey[:min(ts.table.OrderedKeys, len(ts.table.PrimaryKey))]
-	matched := 0
-	for i, s := range p.sort {
-		if i == len(pk) || s.desc != p.sort[0].desc {
-			break
+	fixed := map[string]bool{}
+	for _, c := range ts.push {
+		if c.op == "=" && len(c.vals) == 1 {
+			fixed[ts.table.Columns[c.col].Name] = true
 		}
-		tc := p.targets[s.idx].tableCol
-		if tc == nil || tc.scan != ts || ts.table.Columns[tc.idx].Name != pk[i] {
-			break
-		}
-		matched++
 	}
-	ok = matched == len(p.sort) || matched > 0 && matched == len(ts.table.PrimaryKey)
+	pk := ts.table.PrimaryKey[:min(ts.table.OrderedKeys, len(ts.table.PrimaryKey))]
+	i, matched := 0, 0
+	for ; i < len(pk) && matched < len(p.sort); i++ {
+		s := p.sort[matched]
+		if tc := p.targets[s.idx].tableCol; tc != nil && tc.scan == ts && ts.table.Columns[tc.idx].Name == pk[i] && s.desc == p.sort[0].desc {
+			matched++
+			continue
+		}
+		if !fixed[pk[i]] {
+			break
+		}
+	}
+	for ; i < len(ts.table.PrimaryKey) && fixed[ts.table.PrimaryKey[i]]; i++ {
+	}
+	ok = matched == len(p.sort) || i == len(ts.table.PrimaryKey)
 	return ok, p.sort[0].desc
 }
 
