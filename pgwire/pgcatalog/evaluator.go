@@ -19,8 +19,10 @@ type evaluator struct {
 	rels    map[*relDef][][]Value
 	ctes    map[*cteDef][][]Value
 	regexps map[string]*regexp.Regexp
-	paths   map[string]*jpPath // jsonpaths parsed, by text
-	ticks   int
+	// pgRegexps are the compiled PostgreSQL patterns (pgRegexp).
+	pgRegexps map[pgRegexpKey]*regexp.Regexp
+	paths     map[string]*jpPath // jsonpaths parsed, by text
+	ticks     int
 	// Shale table scans: the rows of tables read whole, the tables
 	// streamed once already, and the scans to close when the run ends.
 	scanned map[*tableScanPlan][][]Value

@@ -67,9 +67,35 @@ func (o *reOptions) set(c rune) bool {
 	return true
 }
 
+// pgRegexpKey is a PostgreSQL pattern and its flags, as pgRegexp caches
+// what it compiled them to.
+type pgRegexpKey struct {
+	pattern string
+	o       reOptions
+}
+
 // pgRegexp compiles a PostgreSQL advanced regular expression with flags
-// (see parseReFlags) into Go's syntax, caching it for the statement.
+// (see parseReFlags) into Go's syntax, caching it for the statement by the
+// pattern and flags as given, so that a pattern evaluated per row is
+// translated and compiled once.
 func (ev *evaluator) pgRegexp(pattern string, o reOptions) (*regexp.Regexp, error) {
+	key := pgRegexpKey{pattern, o}
+	if re, ok := ev.pgRegexps[key]; ok {
+		return re, nil
+	}
+	re, err := ev.compilePG(pattern, o)
+	if err != nil {
+		return nil, err
+	}
+	if ev.pgRegexps == nil {
+		ev.pgRegexps = map[pgRegexpKey]*regexp.Regexp{}
+	}
+	ev.pgRegexps[key] = re
+	return re, nil
+}
+
+// compilePG is pgRegexp's translation and compilation.
+func (ev *evaluator) compilePG(pattern string, o reOptions) (*regexp.Regexp, error) {
 	switch {
 	case strings.HasPrefix(pattern, "***="):
 		pattern, o.literal = pattern[4:], true
@@ -95,24 +121,15 @@ func (ev *evaluator) pgRegexp(pattern string, o reOptions) (*regexp.Regexp, erro
 		pattern = stripExpanded(pattern)
 	}
 	k := goFlags(o) + translateRegex(pattern)
-	if !preferLongest(k) {
-		return ev.compileRegexp(k)
-	}
-	if re, ok := ev.regexps[longestKey+k]; ok {
-		return re, nil
-	}
-	re, err := ev.compileRegexp(k)
+	re, err := regexp.Compile(k)
 	if err != nil {
-		return nil, err
+		return nil, errorf(CodeInvalidRegex, noPos, "invalid regular expression: %s", regexErrorText(err))
 	}
-	re = re.Copy() // the cached leftmost-first one stays as it is
-	re.Longest()
-	ev.regexps[longestKey+k] = re
+	if preferLongest(k) {
+		re.Longest()
+	}
 	return re, nil
 }
-
-// longestKey prefixes the cache key of a leftmost-longest compilation.
-const longestKey = "\x00longest:"
 
 // preferLongest reports whether PostgreSQL's matching rules make the
 // match of Go pattern k (already valid) the longest one that starts

@@ -47,6 +47,7 @@ func BenchmarkStreamingSelect(b *testing.B) {
 		{"columns", "SELECT _key, cf FROM public.wide"},
 		{"fields", "SELECT _key, cf->>'a', cf->>'b' FROM public.wide"},
 		{"filter", "SELECT _key FROM public.wide WHERE cf->>'c' LIKE '%ab%'"},
+		{"regexp", "SELECT _key FROM public.wide WHERE cf->>'c' ~ 'ab|fc[0-9]'"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			st, err := PrepareWith(context.Background(), src, sess, bc.sql, nil)

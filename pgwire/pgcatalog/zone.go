@@ -84,20 +84,6 @@ func (ev *evaluator) localTime(v Value, typ uint32) (time.Time, error) {
 	return t.In(ev.zone()), nil
 }
 
-// zoneOffset prints a zone offset as PostgreSQL does: +hh, or +hh:mm.
-func zoneOffset(t time.Time) string {
-	_, off := t.Zone()
-	sign := "+"
-	if off < 0 {
-		sign, off = "-", -off
-	}
-	s := sign + twoDigits(off/3600)
-	if m := off % 3600 / 60; m != 0 {
-		s += ":" + twoDigits(m)
-	}
-	return s
-}
-
 func twoDigits(n int) string {
 	if n < 10 {
 		return "0" + strconv.Itoa(n)
