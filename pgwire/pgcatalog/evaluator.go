@@ -21,7 +21,8 @@ type evaluator struct {
 	regexps map[string]*regexp.Regexp
 	// pgRegexps are the compiled PostgreSQL patterns (pgRegexp).
 	pgRegexps map[pgRegexpKey]*regexp.Regexp
-	paths     map[string]*jpPath // jsonpaths parsed, by text
+	likes     map[likeKey]*regexp.Regexp // LIKE and ILIKE patterns (likeRegexp)
+	paths     map[string]*jpPath         // jsonpaths parsed, by text
 	ticks     int
 	// Shale table scans: the rows of tables read whole, the tables
 	// streamed once already, and the scans to close when the run ends.

@@ -369,17 +369,11 @@ func matchExpr(op string, l, r *cexpr) *cexpr {
 		if err != nil || x.isNull() || y.isNull() {
 			return null, err
 		}
-		pattern := y.s
-		if like {
-			if pattern, err = likeToRegex(pattern); err != nil {
-				return null, err
-			}
-		}
 		var re *regexp.Regexp
 		if like {
-			re, err = ev.regexp(pattern, fold)
+			re, err = ev.likeRegexp(y.s, fold)
 		} else {
-			re, err = ev.pgRegexp(pattern, reOptions{fold: fold, newline: 's'})
+			re, err = ev.pgRegexp(y.s, reOptions{fold: fold, newline: 's'})
 		}
 		if err != nil {
 			return null, err

@@ -1,6 +1,9 @@
 package pgcatalog
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // translateRegex rewrites the PostgreSQL ARE constructs that Go's RE2
 // syntax spells differently (word boundaries); the rest of the syntax
@@ -9,6 +12,39 @@ import "strings"
 func translateRegex(p string) string {
 	r := strings.NewReplacer(`[[:<:]]`, `\b`, `[[:>:]]`, `\b`, `\m`, `\b`, `\M`, `\b`, `\y`, `\b`)
 	return r.Replace(p)
+}
+
+// likeKey is a LIKE pattern as written, and whether it is ILIKE's.
+type likeKey struct {
+	pattern string
+	fold    bool
+}
+
+// likeRegexp is the compiled regular expression of a LIKE (ILIKE when
+// fold) pattern, translated and compiled once per statement: a pattern
+// that is not constant (a column, like_escape's result) usually repeats
+// from row to row.
+func (ev *evaluator) likeRegexp(pattern string, fold bool) (*regexp.Regexp, error) {
+	k := likeKey{pattern, fold}
+	if re, ok := ev.likes[k]; ok {
+		return re, nil
+	}
+	expr, err := likeToRegex(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if fold {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr) // every literal is quoted: it compiles
+	if err != nil {
+		return nil, errorf(CodeInvalidRegex, noPos, "invalid regular expression: %s", regexErrorText(err))
+	}
+	if ev.likes == nil {
+		ev.likes = map[likeKey]*regexp.Regexp{}
+	}
+	ev.likes[k] = re
+	return re, nil
 }
 
 // likeToRegex converts a LIKE pattern (with \ as the escape) to an

@@ -48,6 +48,8 @@ func BenchmarkStreamingSelect(b *testing.B) {
 		{"fields", "SELECT _key, cf->>'a', cf->>'b' FROM public.wide"},
 		{"filter", "SELECT _key FROM public.wide WHERE cf->>'c' LIKE '%ab%'"},
 		{"regexp", "SELECT _key FROM public.wide WHERE cf->>'c' ~ 'ab|fc[0-9]'"},
+		{"like_any", "SELECT _key FROM public.wide WHERE cf->>'c' LIKE '%a_4%'"},
+		{"ilike", "SELECT _key FROM public.wide WHERE cf->>'c' ILIKE '%AB%'"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			st, err := PrepareWith(context.Background(), src, sess, bc.sql, nil)
