@@ -15,7 +15,8 @@ import (
 // (ScanExplainer: the server shows the GoogleSQL plan of the scan it runs,
 // spans and key ranges), how its key conditions narrow the read; that is
 // how a user checks that a predicate on the key reads only those rows.
-// Only the text format is built. EXPLAIN ANALYZE runs the statement,
+// FORMAT JSON and YAML give the same tree in PostgreSQL's structured
+// shape (explain_format.go); XML is not built. EXPLAIN ANALYZE runs the statement,
 // discarding its rows, and adds what the run did: the rows each table scan
 // read, the rows the statement returned and the time it took.
 
@@ -30,9 +31,12 @@ type ScanExplainer interface {
 type explainPlan struct {
 	q       *queryPlan
 	analyze bool
+	format  explainFormat
 }
 
-func (p *explainPlan) columns() []scopeCol { return []scopeCol{{name: "QUERY PLAN", typ: tText}} }
+func (p *explainPlan) columns() []scopeCol {
+	return []scopeCol{{name: "QUERY PLAN", typ: p.format.columnType()}}
+}
 
 func (p *explainPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
 	var rows int64
@@ -43,12 +47,21 @@ func (p *explainPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
 			return nil, err
 		}
 	}
-	var lines []string
-	if err := explainNode(ev, p.q.root, "", "", -1, &lines); err != nil {
+	root, err := explainNode(ev, p.q.root, -1)
+	if err != nil {
 		return nil, err
 	}
+	var sum *explainSummary
 	if p.analyze {
-		lines = append(lines, fmt.Sprintf("Rows: %d", rows), fmt.Sprintf("Execution Time: %.3f ms", float64(took.Microseconds())/1000))
+		sum = &explainSummary{rows: rows, took: took}
+	}
+	if p.format != explainText {
+		return [][]Value{{textV(p.format.render(root, sum))}}, nil
+	}
+	var lines []string
+	root.text("", "", &lines)
+	if sum != nil {
+		lines = append(lines, fmt.Sprintf("Rows: %d", rows), fmt.Sprintf("Execution Time: %.3f ms", sum.ms()))
 	}
 	out := make([][]Value, len(lines))
 	for i, l := range lines {
@@ -60,16 +73,21 @@ func (p *explainPlan) run(ev *evaluator, _ *env) ([][]Value, error) {
 // bindExplain binds EXPLAIN [ ( options ) ] query.
 func (b *binder) bindExplain(x *pg_query.ExplainStmt) (*queryPlan, error) {
 	analyze := false
+	format := explainText
 	for _, o := range x.Options {
 		d := o.GetDefElem()
 		if d == nil {
 			continue
 		}
 		arg := strings.ToLower(d.Arg.GetString_().GetSval())
-		switch {
-		case d.Defname == "format" && arg != "text":
-			return nil, errorf(CodeNotSupported, d.Location, "EXPLAIN (FORMAT %s) is not supported: only the text format is", strings.ToUpper(arg))
-		case d.Defname == "analyze":
+		switch d.Defname {
+		case "format":
+			f, ok := explainFormats[arg]
+			if !ok {
+				return nil, errorf(CodeNotSupported, d.Location, "EXPLAIN (FORMAT %s) is not supported: the text, JSON and YAML formats are", strings.ToUpper(arg))
+			}
+			format = f
+		case "analyze":
 			analyze = arg != "false" && arg != "off" && arg != "0"
 		}
 	}
@@ -81,7 +99,8 @@ func (b *binder) bindExplain(x *pg_query.ExplainStmt) (*queryPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &queryPlan{root: &explainPlan{q: q, analyze: analyze}, cols: []outCol{{name: "QUERY PLAN", typ: tText}}}, nil
+	typ := format.columnType()
+	return &queryPlan{root: &explainPlan{q: q, analyze: analyze, format: format}, cols: []outCol{{name: "QUERY PLAN", typ: typ}}}, nil
 }
 
 // runDiscarding runs a plan as the statement's result would, counting and
@@ -107,39 +126,66 @@ func runDiscarding(ev *evaluator, pl plan) (rows int64, took time.Duration, err 
 	}
 }
 
-// explainNode appends a plan node's lines: its label after prefix, its
-// details and children indented under it (childIndent). limit is the
-// number of rows a table scan reads as its select opens it (-1: all).
-func explainNode(ev *evaluator, pl plan, prefix, indent string, limit int64, lines *[]string) error {
+// planNode is one node of an explained plan: the label and detail lines
+// its text format shows, its inputs, and for a table scan what the
+// structured formats name (explain_format.go).
+type planNode struct {
+	label    string
+	details  []string
+	children []*planNode
+	scan     *tableScanPlan
+	analyzed bool  // the plan ran (EXPLAIN ANALYZE)
+	rowsRead int64 // a scan's rows read in that run
+	pl       plan
+}
+
+// explainNode is the explained plan under pl. limit is the number of rows
+// a table scan reads as its select opens it (-1: all).
+func explainNode(ev *evaluator, pl plan, limit int64) (*planNode, error) {
 	label, details, children := describePlan(pl)
+	n := &planNode{label: label, details: details, pl: pl}
 	childLimit := int64(-1)
 	switch p := pl.(type) {
 	case *tableScanPlan:
 		more, err := p.explain(ev, limit)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		details = append(details, more...)
+		n.details = append(n.details, more...)
+		n.scan = p
+		if ev.analyzed {
+			n.analyzed, n.rowsRead = true, ev.rowsRead(p)
+		}
 	case *selectPlan:
 		var err error
 		if childLimit, err = p.explainScanLimit(ev); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	*lines = append(*lines, prefix+label)
-	for _, d := range details {
+	for _, c := range children {
+		cn, err := explainNode(ev, c, childLimit)
+		if err != nil {
+			return nil, err
+		}
+		n.children = append(n.children, cn)
+	}
+	return n, nil
+}
+
+// text appends the node's lines in the text format: its label after
+// prefix, its details and children indented under it.
+func (n *planNode) text(prefix, indent string, lines *[]string) {
+	*lines = append(*lines, prefix+n.label)
+	for _, d := range n.details {
 		*lines = append(*lines, indent+"      "+d)
 	}
-	for i, c := range children {
+	for i, c := range n.children {
 		branch, next := "├── ", "│   "
-		if i == len(children)-1 {
+		if i == len(n.children)-1 {
 			branch, next = "└── ", "    "
 		}
-		if err := explainNode(ev, c, indent+branch, indent+next, childLimit, lines); err != nil {
-			return err
-		}
+		c.text(indent+branch, indent+next, lines)
 	}
-	return nil
 }
 
 // describePlan is a node's label, detail lines and inputs.
