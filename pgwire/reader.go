@@ -21,7 +21,8 @@ const readAhead = 256 << 10
 // between goroutines.
 type connReader struct {
 	nc       net.Conn
-	onHangup func() // called once, from the reading goroutine
+	raw      *rawSocket // nc's socket for synchronous reads, when it is one
+	onHangup func()     // called once, from the reading goroutine
 	mu       struct {
 		sync.Mutex
 		cond     sync.Cond
@@ -119,6 +120,9 @@ func (r *connReader) Read(p []byte) (int, error) {
 	r.mu.Lock()
 	if !r.mu.async && r.mu.off == len(r.mu.data) {
 		r.mu.Unlock()
+		if r.raw != nil {
+			return r.raw.Read(p)
+		}
 		return r.nc.Read(p)
 	}
 	defer r.mu.Unlock()

@@ -26,6 +26,9 @@ func (c *conn) startup() bool {
 	c.be = pgproto3.NewBackend(c.rd, c.nc)
 	c.be.SetMaxBodyLen(maxMessage)
 	c.w.w = c.nc
+	if rs := newRawSocket(c.nc); rs != nil {
+		c.rd.raw, c.w.w = rs, rs
+	}
 	secured := false
 	for {
 		msg, err := c.be.ReceiveStartupMessage()
