@@ -33,10 +33,11 @@ type rawSocket struct {
 }
 
 // newRawSocket is nc's raw socket, or nil when nc is not a socket (TLS,
-// the pipes of tests), which is then read and written as a net.Conn.
+// the pipes of tests) or the build has the race detector (sockio_race.go),
+// and nc is then read and written as a net.Conn.
 func newRawSocket(nc net.Conn) *rawSocket {
 	sc, ok := nc.(syscall.Conn)
-	if !ok {
+	if !ok || raceEnabled {
 		return nil
 	}
 	rc, err := sc.SyscallConn()
