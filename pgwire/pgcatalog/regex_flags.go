@@ -127,8 +127,44 @@ func (ev *evaluator) compilePG(pattern string, o reOptions) (*regexp.Regexp, err
 	}
 	if preferLongest(k) {
 		re.Longest()
+	} else if lazy, ok := allNonGreedy(k); ok {
+		if re, err = regexp.Compile(lazy); err != nil { // k compiled: so does this
+			return nil, errorf(CodeInvalidRegex, noPos, "invalid regular expression: %s", regexErrorText(err))
+		}
 	}
 	return re, nil
+}
+
+// allNonGreedy is Go pattern k (already valid) with every quantifier
+// non-greedy, for an RE that PostgreSQL's rules make non-greedy overall
+// (preferLongest false): such an RE matches the least it can from the
+// leftmost position where it matches, and with every quantifier preferring
+// fewer repetitions Go's leftmost-first match is that shortest match, and
+// its submatches PostgreSQL's, for REs without alternation of different
+// lengths: '(.*?)(\d+)(.*)' on "abc01234xyz" matches "abc0" ({abc,0,""}),
+// where Go's own reading of it takes "abc01234xyz". ok is false when k has
+// no quantifier to change.
+func allNonGreedy(k string) (string, bool) {
+	re, err := syntax.Parse(k, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	changed := false
+	var walk func(r *syntax.Regexp)
+	walk = func(r *syntax.Regexp) {
+		switch r.Op {
+		case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+			if r.Flags&syntax.NonGreedy == 0 && (r.Op != syntax.OpRepeat || r.Min != r.Max) {
+				r.Flags |= syntax.NonGreedy
+				changed = true
+			}
+		}
+		for _, sub := range r.Sub {
+			walk(sub)
+		}
+	}
+	walk(re)
+	return re.String(), changed
 }
 
 // preferLongest reports whether PostgreSQL's matching rules make the
@@ -137,8 +173,8 @@ func (ev *evaluator) compilePG(pattern string, o reOptions) (*regexp.Regexp, err
 // fixed count) is non-greedy and it has no top-level alternation, and a
 // greedy RE matches as much as it can overall, as Go's leftmost-longest
 // mode does ('a|ab' matches "ab" of "abcd", where Go's default takes the
-// first alternative). A non-greedy RE matches the least it can overall;
-// Go has no such mode, and keeps its leftmost-first match.
+// first alternative). A non-greedy RE matches the least it can overall,
+// which Go has no mode for: allNonGreedy makes it so.
 func preferLongest(k string) bool {
 	re, err := syntax.Parse(k, syntax.Perl)
 	if err != nil {
