@@ -89,7 +89,7 @@ func init() {
 		fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
 	// pg_description holds the schemas' comments (roles.go), the
 	// built-in functions' and types' (proc_data.go), the operators'
-	// (operator_data.go) and the access methods'.
+	// (operator_data.go), the access methods' and the languages'.
 	register("obj_description", &builtin{min: 1, max: 2, args: []uint32{tOid, tName}, ret: tText,
 		fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 			oid := uint32(a[0].i)
@@ -106,6 +106,9 @@ func init() {
 				return textV(d), nil
 			}
 			if d, ok := amDescriptions[oid]; ok && len(a) == 2 && a[1].s == "pg_am" {
+				return textV(d), nil
+			}
+			if d, ok := languageDescription(oid); ok && len(a) == 2 && a[1].s == "pg_language" {
 				return textV(d), nil
 			}
 			return null, nil
