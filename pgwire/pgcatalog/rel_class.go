@@ -99,7 +99,7 @@ func classRows(s *snapshot, b *rowBuilder) {
 			rowType = r.oid + rowTypeOffset
 		}
 		b.add("oid", r.oid, "relname", r.name, "relnamespace", r.nsp, "reltype", rowType, "relowner", uint32(roleOID),
-			"relam", am, "relfilenode", r.oid, "relpages", relPages(r), "reltuples", float64(-1), "relhasindex", len(r.pkey) > 0,
+			"relam", am, "relfilenode", r.oid, "relpages", relPages(r), "reltuples", float64(-1), "relhasindex", len(r.indexes) > 0,
 			"relpersistence", "p", "relkind", string(r.kind), "relnatts", len(r.cols),
 			"relispopulated", true, "relreplident", replident(r), "relacl", catalogRelACL(r, s.sess.User))
 	}
@@ -149,7 +149,7 @@ func tablesViewRows(s *snapshot, b *rowBuilder) {
 			continue
 		}
 		b.add("schemaname", nspName(r.nsp), "tablename", r.name, "tableowner", s.sess.User,
-			"hasindexes", len(r.pkey) > 0, "hasrules", false, "hastriggers", false, "rowsecurity", false)
+			"hasindexes", len(r.indexes) > 0, "hasrules", false, "hastriggers", false, "rowsecurity", false)
 	}
 }
 

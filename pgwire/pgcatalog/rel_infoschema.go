@@ -105,7 +105,7 @@ func infoSchemataRows(s *snapshot, b *rowBuilder) {
 
 func infoConstraintRows(s *snapshot, b *rowBuilder) {
 	for _, r := range s.rels {
-		if r.conOID == 0 {
+		if r.table == nil || r.conOID == 0 {
 			continue
 		}
 		add := func(name, typ string) {
@@ -131,7 +131,7 @@ func notNullName(r *rel, n int64) string {
 // columns' checks.
 func infoCheckRows(s *snapshot, b *rowBuilder) {
 	for _, r := range s.rels {
-		if r.conOID == 0 {
+		if r.table == nil || r.conOID == 0 {
 			continue
 		}
 		for _, n := range r.pkey {
