@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,7 +40,17 @@ func init() {
 		}
 		return boolV(s.visible(r))
 	}))
-	for _, n := range []string{"pg_type_is_visible", "pg_function_is_visible", "pg_collation_is_visible",
+	// The types are pg_catalog's, and the tables' row types are in public,
+	// except information_schema's domains, visible only when it is on
+	// the search path.
+	register("pg_type_is_visible", &builtin{min: 1, args: []uint32{tOid}, ret: tBool,
+		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+			if _, ok := infoDomainName(uint32(a[0].i)); ok {
+				return boolV(slices.Contains(searchPath(ev.sess, true), "information_schema")), nil
+			}
+			return boolV(true), nil
+		}})
+	for _, n := range []string{"pg_function_is_visible", "pg_collation_is_visible",
 		"pg_opclass_is_visible", "pg_opfamily_is_visible", "pg_operator_is_visible", "pg_conversion_is_visible",
 		"pg_statistics_obj_is_visible", "pg_ts_config_is_visible", "pg_ts_dict_is_visible", "pg_ts_parser_is_visible",
 		"pg_ts_template_is_visible"} {

@@ -5,7 +5,8 @@ func init() {
 }
 
 // attributeRows lists the columns of every relation, attnum from 1. Key
-// columns of Shale tables are NOT NULL.
+// columns of Shale tables are NOT NULL; information_schema's columns are
+// of its domains (infoschema_domain.go).
 func attributeRows(s *snapshot, b *rowBuilder) {
 	for _, r := range s.rels {
 		for i, c := range r.cols {
@@ -17,10 +18,16 @@ func attributeRows(s *snapshot, b *rowBuilder) {
 			if t.category == 'A' {
 				ndims = 1
 			}
-			b.add("attrelid", r.oid, "attname", c.name, "atttypid", c.typ, "attstattarget", -1,
+			typ, coll := c.typ, attCollation(r, i, t)
+			if r.def != nil && r.nsp == nspInfoSchema {
+				if d := columnDomain(r.name, c.name, c.typ); d != nil {
+					typ, coll = d.oid, d.collation
+				}
+			}
+			b.add("attrelid", r.oid, "attname", c.name, "atttypid", typ, "attstattarget", -1,
 				"attlen", t.length, "attnum", i+1, "attndims", ndims, "attcacheoff", -1, "atttypmod", -1,
 				"attbyval", t.byVal, "attalign", string(t.align), "attstorage", string(t.storage),
-				"attnotnull", r.isNotNull(i+1), "attislocal", true, "attcollation", attCollation(r, i, t))
+				"attnotnull", r.isNotNull(i+1), "attislocal", true, "attcollation", coll)
 		}
 	}
 }

@@ -17,6 +17,7 @@ func typeRows(s *snapshot, b *rowBuilder) {
 			"typoutput", procOID(t.output), "typreceive", procOID(t.receive), "typsend", procOID(t.send), "typalign", string(t.align), "typstorage", string(t.storage),
 			"typtypmod", -1, "typcollation", t.collation, "typdefault", nil)
 	}
+	infoDomainTypeRows(b)
 	// Each table's row type, as PostgreSQL makes one for every table
 	// (pgJDBC's getUDTs lists them). Shale makes no array type of it.
 	for _, r := range s.rels {

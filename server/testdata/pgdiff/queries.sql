@@ -1512,3 +1512,8 @@ SELECT regexp_matches('one two three', '(\w+) (\w+|\w+ \w+)') AS g3, regexp_spli
 \dp pg_catalog.pg_authid
 \dtS pg_c*
 \dn pg_*
+\d information_schema.tables
+\d information_schema.columns
+\d information_schema.key_column_usage
+\dT information_schema.*
+\dT+ information_schema.sql_identifier
