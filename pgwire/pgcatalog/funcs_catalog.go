@@ -91,7 +91,8 @@ func init() {
 		return textV(s.indexDef(idx, col, pretty))
 	}, 3))
 	register("pg_get_constraintdef", withSnapshot(1, tText, func(s *snapshot, a []Value) Value {
-		if d, ok := s.constraintDef(uint32(a[0].i)); ok {
+		pretty := len(a) > 1 && a[1].k == kBool && a[1].b
+		if d, ok := s.constraintDef(uint32(a[0].i), pretty); ok {
 			return textV(d)
 		}
 		return null

@@ -1,5 +1,7 @@
 package pgcatalog
 
+import "strings"
+
 // information_schema's domains. PostgreSQL types every column of its
 // information_schema views with one of five domains (sql_identifier over
 // name, character_data and yes_or_no over varchar, cardinal_number over
@@ -8,21 +10,57 @@ package pgcatalog
 // sends them in RowDescription; pg_attribute and pg_type name the domains,
 // with PostgreSQL 15's OIDs.
 
-// infoDomain is one of information_schema's domains and its array type.
+// infoDomain is one of information_schema's domains and its array type,
+// and its CHECK constraint, if any, as pg_get_constraintdef renders it
+// (and with pretty output).
 type infoDomain struct {
 	oid, array, base uint32
 	name             string
 	typmod           int
 	collation        uint32
 	def              any // typdefault: NULL or its text
+	check            *domainCheck
+}
+
+type domainCheck struct {
+	oid               uint32
+	name, def, pretty string
 }
 
 var infoDomains = []infoDomain{
-	{13221, 13220, tInt4, "cardinal_number", -1, 0, nil},
-	{13224, 13223, tVarchar, "character_data", -1, 950, nil},
-	{13226, 13225, tName, "sql_identifier", -1, 950, nil},
-	{13232, 13231, tTimestamptz, "time_stamp", 2, 0, "CURRENT_TIMESTAMP(2)"},
-	{13234, 13233, tVarchar, "yes_or_no", 7, 950, nil},
+	{13221, 13220, tInt4, "cardinal_number", -1, 0, nil,
+		&domainCheck{13222, "cardinal_number_domain_check", "CHECK ((VALUE >= 0))", "CHECK (VALUE >= 0)"}},
+	{13224, 13223, tVarchar, "character_data", -1, 950, nil, nil},
+	{13226, 13225, tName, "sql_identifier", -1, 950, nil, nil},
+	{13232, 13231, tTimestamptz, "time_stamp", 2, 0, "CURRENT_TIMESTAMP(2)", nil},
+	{13234, 13233, tVarchar, "yes_or_no", 7, 950, nil, &domainCheck{13235, "yes_or_no_check",
+		"CHECK (((VALUE)::text = ANY ((ARRAY['YES'::character varying, 'NO'::character varying])::text[])))",
+		"CHECK (VALUE::text = ANY (ARRAY['YES'::character varying, 'NO'::character varying]::text[]))"}},
+}
+
+// domainConstraintRows adds the domains' CHECK constraints to
+// pg_constraint.
+func domainConstraintRows(b *rowBuilder) {
+	for _, d := range infoDomains {
+		if c := d.check; c != nil {
+			b.add("oid", c.oid, "conname", c.name, "connamespace", uint32(nspInfoSchema), "contype", "c",
+				"contypid", d.oid, "convalidated", true, "confupdtype", " ", "confdeltype", " ",
+				"confmatchtype", " ", "conislocal", true, "conbin", strings.TrimSuffix(strings.TrimPrefix(c.def, "CHECK ("), ")"))
+		}
+	}
+}
+
+// domainConstraintDef is pg_get_constraintdef of a domain's CHECK.
+func domainConstraintDef(oid uint32, pretty bool) (string, bool) {
+	for _, d := range infoDomains {
+		if c := d.check; c != nil && c.oid == oid {
+			if pretty {
+				return c.pretty, true
+			}
+			return c.def, true
+		}
+	}
+	return "", false
 }
 
 // yesOrNoColumns are the varchar columns of the emulated views that are

@@ -31,7 +31,8 @@ func indexRows(s *snapshot, b *rowBuilder) {
 }
 
 // constraintRows: the constraints indexes back (primary keys, and the
-// catalogs' unique constraints).
+// catalogs' unique constraints), and information_schema's domains'
+// checks.
 func constraintRows(s *snapshot, b *rowBuilder) {
 	for _, r := range s.rels {
 		if r.kind != 'i' || r.conOID == 0 {
@@ -42,6 +43,7 @@ func constraintRows(s *snapshot, b *rowBuilder) {
 			"confupdtype", " ", "confdeltype", " ", "confmatchtype", " ", "conislocal", true,
 			"connoinherit", true, "conkey", intArray(r.key...))
 	}
+	domainConstraintRows(b)
 }
 
 // keyColumns renders an index's key columns for index and constraint
@@ -78,7 +80,10 @@ func (s *snapshot) indexDef(idx *rel, col int64, pretty bool) string {
 }
 
 // constraintDef renders pg_get_constraintdef.
-func (s *snapshot) constraintDef(oid uint32) (string, bool) {
+func (s *snapshot) constraintDef(oid uint32, pretty bool) (string, bool) {
+	if d, ok := domainConstraintDef(oid, pretty); ok {
+		return d, true
+	}
 	for _, r := range s.rels {
 		if r.kind == 'i' && r.conOID == oid && oid != 0 {
 			if r.conType == 'u' {

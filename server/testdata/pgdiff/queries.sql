@@ -1517,5 +1517,7 @@ SELECT regexp_matches('one two three', '(\w+) (\w+|\w+ \w+)') AS g3, regexp_spli
 \d information_schema.key_column_usage
 \dT information_schema.*
 \dT+ information_schema.sql_identifier
+\dD information_schema.*
+\dD+ information_schema.yes_or_no
 SELECT column_name, data_type, collation_schema, collation_name, domain_schema, domain_name, udt_name FROM information_schema.columns WHERE table_schema = 'information_schema' AND table_name = 'tables' ORDER BY ordinal_position;
 SELECT column_name, data_type, collation_name, domain_name, udt_name FROM information_schema.columns WHERE table_schema = 'pg_catalog' AND table_name = 'pg_class' AND ordinal_position <= 3 ORDER BY ordinal_position;
