@@ -91,10 +91,9 @@ func buildSnapshot(ctx context.Context, src Source, sess *Session) (*snapshot, e
 		}
 	}
 	s.dbs = dedupSorted(append(s.dbs, sess.Database))
-	for _, d := range relDefs {
-		s.add(&rel{oid: d.oid, name: d.name, nsp: d.nsp, kind: d.kind, cols: d.cols, def: d})
+	for _, r := range sharedCatalogRels() {
+		s.add(r)
 	}
-	s.addCatalogIndexes()
 	s.addTables(tables)
 	sort.Slice(s.rels, func(i, j int) bool { return s.rels[i].oid < s.rels[j].oid })
 	return s, nil

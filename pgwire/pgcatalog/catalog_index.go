@@ -1,61 +1,59 @@
 package pgcatalog
 
-import "sync"
-
-// catalogIndexDef is a catalogIndex resolved against its table's relDef
-// once: the table and the attnums and columns of the index's key.
-type catalogIndexDef struct {
-	catalogIndex
-	table            *relDef
-	key              []int64
-	cols             []colDef
-	collation, class []int64
-}
-
-var (
-	catalogIndexOnce sync.Once
-	catalogIndexDefs []catalogIndexDef
+import (
+	"sort"
+	"sync"
 )
 
-// resolveCatalogIndexes resolves catalogIndexes once, after relation.go's
-// init has built relDefs.
-func resolveCatalogIndexes() {
-	for _, ci := range catalogIndexes {
-		d, ok := relDefs["pg_catalog."+ci.table]
-		if !ok {
-			panic("pgcatalog: index " + ci.name + " of unknown catalog " + ci.table)
+var (
+	catalogRelsOnce sync.Once
+	catalogRels     []*rel // by OID
+)
+
+// sharedCatalogRels are the emulated catalog relations, and the indexes
+// PostgreSQL 15 has on its catalog tables (catalog_index_data.go), built
+// once after relation.go's init has built relDefs. Every snapshot lists
+// the same rels: nothing changes them once built.
+func sharedCatalogRels() []*rel {
+	catalogRelsOnce.Do(func() {
+		byOID := map[uint32]*rel{}
+		for _, d := range relDefs {
+			r := &rel{oid: d.oid, name: d.name, nsp: d.nsp, kind: d.kind, cols: d.cols, def: d}
+			catalogRels = append(catalogRels, r)
+			byOID[d.oid] = r
 		}
-		def := catalogIndexDef{catalogIndex: ci, table: d}
-		for i, c := range ci.cols {
-			n, ok := d.idx[c]
-			if !ok {
-				panic("pgcatalog: index " + ci.name + " on unknown column " + c)
-			}
-			def.key = append(def.key, int64(n+1))
-			col := d.cols[n]
-			if col.typ == tName { // name_ops keeps its keys as cstring
-				col.typ = 2275
-			}
-			def.cols = append(def.cols, col)
-			def.collation = append(def.collation, int64(ci.collation[i]))
-			def.class = append(def.class, int64(ci.class[i]))
+		for _, ci := range catalogIndexes {
+			catalogRels = append(catalogRels, catalogIndexRel(ci, byOID))
 		}
-		catalogIndexDefs = append(catalogIndexDefs, def)
-	}
+		sort.Slice(catalogRels, func(i, j int) bool { return catalogRels[i].oid < catalogRels[j].oid })
+	})
+	return catalogRels
 }
 
-// addCatalogIndexes gives each emulated catalog table the indexes
-// PostgreSQL 15 has on it (catalog_index_data.go), after the catalog
-// relations are added.
-func (s *snapshot) addCatalogIndexes() {
-	catalogIndexOnce.Do(resolveCatalogIndexes)
-	for i := range catalogIndexDefs {
-		d := &catalogIndexDefs[i]
-		t := s.relByOID[d.table.oid]
-		idx := &rel{oid: d.oid, name: d.name, nsp: nspCatalog, kind: 'i', cols: d.cols, of: t, key: d.key,
-			unique: d.unique, primary: d.primary, conOID: d.conOID, conType: d.conType,
-			collation: d.collation, class: d.class}
-		t.indexes = append(t.indexes, idx)
-		s.add(idx)
+// catalogIndexRel makes the rel of a catalog table's index, and lists it
+// with its table's indexes.
+func catalogIndexRel(ci catalogIndex, byOID map[uint32]*rel) *rel {
+	d, ok := relDefs["pg_catalog."+ci.table]
+	if !ok {
+		panic("pgcatalog: index " + ci.name + " of unknown catalog " + ci.table)
 	}
+	t := byOID[d.oid]
+	idx := &rel{oid: ci.oid, name: ci.name, nsp: nspCatalog, kind: 'i', of: t, unique: ci.unique,
+		primary: ci.primary, conOID: ci.conOID, conType: ci.conType}
+	for i, c := range ci.cols {
+		n, ok := d.idx[c]
+		if !ok {
+			panic("pgcatalog: index " + ci.name + " on unknown column " + c)
+		}
+		col := d.cols[n]
+		if col.typ == tName { // name_ops keeps its keys as cstring
+			col.typ = 2275
+		}
+		idx.key = append(idx.key, int64(n+1))
+		idx.cols = append(idx.cols, col)
+		idx.collation = append(idx.collation, int64(ci.collation[i]))
+		idx.class = append(idx.class, int64(ci.class[i]))
+	}
+	t.indexes = append(t.indexes, idx)
+	return idx
 }
