@@ -43,9 +43,10 @@ var infoDomains = []infoDomain{
 func domainConstraintRows(b *rowBuilder) {
 	for _, d := range infoDomains {
 		if c := d.check; c != nil {
+			expr := strings.TrimSuffix(strings.TrimPrefix(c.def, "CHECK ("), ")") // as pg_get_expr(conbin) gives it
 			b.add("oid", c.oid, "conname", c.name, "connamespace", uint32(nspInfoSchema), "contype", "c",
 				"contypid", d.oid, "convalidated", true, "confupdtype", " ", "confdeltype", " ",
-				"confmatchtype", " ", "conislocal", true, "conbin", strings.TrimSuffix(strings.TrimPrefix(c.def, "CHECK ("), ")"))
+				"confmatchtype", " ", "conislocal", true, "conbin", expr)
 		}
 	}
 }
