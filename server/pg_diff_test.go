@@ -16,11 +16,12 @@ import (
 // the kind BI tools and analysts send over the demo's tables in
 // PostgreSQL's dialect (windows, ROLLUP, LATERAL, jsonb, numeric, to_char,
 // PREPARE and cursors, a session time zone, errors with their SQLSTATE
-// text, position, DETAIL and CONTEXT) and the catalog queries that
-// describe those tables (information_schema, pg_attribute, pg_index,
-// pg_constraint), through psql against `shale demo`, and requires the output PostgreSQL 15
-// printed for them over a database restored from pg_dump of the demo
-// (testdata/pgdiff/postgres.out), byte for byte. To record it again, with
+// text, position, DETAIL and CONTEXT), the catalog queries that describe
+// those tables (information_schema, pg_attribute, pg_index, pg_constraint)
+// and psql's backslash commands that do (\d, \dt, \di, \dn, \df, \dT,
+// \dp, \dconfig), through psql against `shale demo`, and requires the
+// output PostgreSQL 15 printed for them over a database restored from
+// pg_dump of the demo (testdata/pgdiff/postgres.out), byte for byte. To record it again, with
 // a PostgreSQL 15 on port 15433 and an empty database demodiff:
 //
 //	pg_dump -h 127.0.0.1 -p 5433 -d demo --no-owner | psql -h 127.0.0.1 -p 15433 -U postgres -d demodiff
@@ -35,7 +36,9 @@ func TestPGDialectMatchesPostgres(t *testing.T) {
 	}
 	_, addr := startShalePG(t, "demo", t.TempDir())
 	host, port, _ := strings.Cut(addr, ":")
-	cmd := exec.Command("psql", "-X", "-A", "-h", host, "-p", port, "-d", "demo", "-f", "queries.sql")
+	// As the recording's role, postgres, so that psql's Owner columns
+	// (\dt, \dn, \dT+) name the same role whoever runs the test.
+	cmd := exec.Command("psql", "-X", "-A", "-h", host, "-p", port, "-U", "postgres", "-d", "demo", "-f", "queries.sql")
 	cmd.Dir = "testdata/pgdiff" // error lines name the file as the recording did
 	got, err := cmd.CombinedOutput()
 	if err != nil {

@@ -38,8 +38,8 @@ type namespace struct {
 
 var namespaces = []namespace{{nspCatalog, "pg_catalog"}, {nspToast, "pg_toast"}, {nspPublic, "public"}, {nspInfoSchema, "information_schema"}}
 
-// rel is a pg_class row: a Shale table, its primary-key index, or one of the
-// emulated catalog relations.
+// rel is a pg_class row: a Shale table, its primary-key index, one of the
+// emulated catalog relations, or an index of a catalog table.
 type rel struct {
 	oid   uint32
 	name  string
@@ -48,12 +48,22 @@ type rel struct {
 	cols  []colDef
 	table *Table  // Shale tables
 	def   *relDef // catalog relations
-	// Tables with a primary key: the key's attnums and the OIDs of its
-	// index and constraint. An index points at its table with of.
+	// Shale tables with a primary key: the key's attnums and the OIDs of
+	// its index and constraint.
 	pkey     []int64
 	indexOID uint32
-	conOID   uint32
-	of       *rel
+	// conOID is a Shale table's primary-key constraint, or the constraint
+	// (of type conType, 'p' or 'u') an index backs.
+	conOID  uint32
+	conType byte
+	// A table lists its indexes; an index points at its table with of and
+	// names its key columns by their attnums in key.
+	indexes         []*rel
+	of              *rel
+	key             []int64
+	unique, primary bool
+	collation       []int64 // per key column; nil: none
+	class           []int64 // operator classes per key column; nil: 0s
 }
 
 // snapshot is the catalog of one statement: read once from the Source so
@@ -81,8 +91,8 @@ func buildSnapshot(ctx context.Context, src Source, sess *Session) (*snapshot, e
 		}
 	}
 	s.dbs = dedupSorted(append(s.dbs, sess.Database))
-	for _, d := range relDefs {
-		s.add(&rel{oid: d.oid, name: d.name, nsp: d.nsp, kind: d.kind, cols: d.cols, def: d})
+	for _, r := range sharedCatalogRels() {
+		s.add(r)
 	}
 	s.addTables(tables)
 	sort.Slice(s.rels, func(i, j int) bool { return s.rels[i].oid < s.rels[j].oid })
@@ -125,10 +135,12 @@ func (s *snapshot) addTables(tables []Table) {
 		s.add(r)
 		if len(r.pkey) > 0 {
 			r.indexOID, r.conOID = base+1, base+2
-			idx := &rel{oid: r.indexOID, name: t.Name + "_pkey", nsp: nspPublic, kind: 'i', of: r}
+			idx := &rel{oid: r.indexOID, name: t.Name + "_pkey", nsp: nspPublic, kind: 'i', of: r, key: r.pkey,
+				unique: true, primary: true, conOID: r.conOID, conType: 'p'}
 			for _, n := range r.pkey {
 				idx.cols = append(idx.cols, r.cols[n-1])
 			}
+			r.indexes = []*rel{idx}
 			s.add(idx)
 		}
 	}

@@ -106,6 +106,9 @@ func (ev *evaluator) regName(oid int64, typ uint32) string {
 		if _, ok := typeByOID[uint32(oid)]; ok {
 			return formatType(uint32(oid), -1)
 		}
+		if name, ok := infoDomainName(uint32(oid)); ok {
+			return name
+		}
 	case tRegnamespace:
 		if n := nspName(uint32(oid)); n != "" {
 			return quoteIdent(n)

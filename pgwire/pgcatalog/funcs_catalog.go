@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,7 +40,17 @@ func init() {
 		}
 		return boolV(s.visible(r))
 	}))
-	for _, n := range []string{"pg_type_is_visible", "pg_function_is_visible", "pg_collation_is_visible",
+	// The types are pg_catalog's, and the tables' row types are in public,
+	// except information_schema's domains, visible only when it is on
+	// the search path.
+	register("pg_type_is_visible", &builtin{min: 1, args: []uint32{tOid}, ret: tBool,
+		fn: func(ev *evaluator, a []Value, _ []uint32) (Value, error) {
+			if _, ok := infoDomainName(uint32(a[0].i)); ok {
+				return boolV(slices.Contains(searchPath(ev.sess, true), "information_schema")), nil
+			}
+			return boolV(true), nil
+		}})
+	for _, n := range []string{"pg_function_is_visible", "pg_collation_is_visible",
 		"pg_opclass_is_visible", "pg_opfamily_is_visible", "pg_operator_is_visible", "pg_conversion_is_visible",
 		"pg_statistics_obj_is_visible", "pg_ts_config_is_visible", "pg_ts_dict_is_visible", "pg_ts_parser_is_visible",
 		"pg_ts_template_is_visible"} {
@@ -80,7 +91,8 @@ func init() {
 		return textV(s.indexDef(idx, col, pretty))
 	}, 3))
 	register("pg_get_constraintdef", withSnapshot(1, tText, func(s *snapshot, a []Value) Value {
-		if d, ok := s.constraintDef(uint32(a[0].i)); ok {
+		pretty := len(a) > 1 && a[1].k == kBool && a[1].b
+		if d, ok := s.constraintDef(uint32(a[0].i), pretty); ok {
 			return textV(d)
 		}
 		return null
@@ -89,7 +101,7 @@ func init() {
 		fn: func(*evaluator, []Value, []uint32) (Value, error) { return null, nil }})
 	// pg_description holds the schemas' comments (roles.go), the
 	// built-in functions' and types' (proc_data.go), the operators'
-	// (operator_data.go) and the access methods'.
+	// (operator_data.go), the access methods' and the languages'.
 	register("obj_description", &builtin{min: 1, max: 2, args: []uint32{tOid, tName}, ret: tText,
 		fn: func(_ *evaluator, a []Value, _ []uint32) (Value, error) {
 			oid := uint32(a[0].i)
@@ -106,6 +118,9 @@ func init() {
 				return textV(d), nil
 			}
 			if d, ok := amDescriptions[oid]; ok && len(a) == 2 && a[1].s == "pg_am" {
+				return textV(d), nil
+			}
+			if d, ok := languageDescription(oid); ok && len(a) == 2 && a[1].s == "pg_language" {
 				return textV(d), nil
 			}
 			return null, nil

@@ -5,7 +5,8 @@ func init() {
 }
 
 // attributeRows lists the columns of every relation, attnum from 1. Key
-// columns of Shale tables are NOT NULL.
+// columns of Shale tables are NOT NULL; information_schema's columns are
+// of its domains (infoschema_domain.go).
 func attributeRows(s *snapshot, b *rowBuilder) {
 	for _, r := range s.rels {
 		for i, c := range r.cols {
@@ -17,10 +18,16 @@ func attributeRows(s *snapshot, b *rowBuilder) {
 			if t.category == 'A' {
 				ndims = 1
 			}
-			b.add("attrelid", r.oid, "attname", c.name, "atttypid", c.typ, "attstattarget", -1,
+			typ, coll := c.typ, attCollation(r, i, t)
+			if r.def != nil && r.nsp == nspInfoSchema {
+				if d := columnDomain(r.name, c.name, c.typ); d != nil {
+					typ, coll = d.oid, d.collation
+				}
+			}
+			b.add("attrelid", r.oid, "attname", c.name, "atttypid", typ, "attstattarget", -1,
 				"attlen", t.length, "attnum", i+1, "attndims", ndims, "attcacheoff", -1, "atttypmod", -1,
 				"attbyval", t.byVal, "attalign", string(t.align), "attstorage", string(t.storage),
-				"attnotnull", r.isNotNull(i+1), "attislocal", true, "attcollation", attCollation(r, c.name, t))
+				"attnotnull", r.isNotNull(i+1), "attislocal", true, "attcollation", coll)
 		}
 	}
 }
@@ -34,10 +41,15 @@ var cCollated = map[string]bool{
 	"pg_seclabels.provider": true, "pg_seclabels.label": true, "pg_user_mappings.umoptions": true,
 }
 
-// attCollation is a column's collation: its type's, except that PostgreSQL
-// collates the text columns of its catalog tables (and the views' columns
-// taken from them) "C", which \d shows.
-func attCollation(r *rel, col string, t *pgType) uint32 {
+// attCollation is the collation of column i of r: its type's, except that
+// PostgreSQL collates the text columns of its catalog tables (and the
+// views' columns taken from them, and their indexes' columns) "C", which \d
+// shows.
+func attCollation(r *rel, i int, t *pgType) uint32 {
+	if r.collation != nil { // a catalog index's, as pg_index has it
+		return uint32(r.collation[i])
+	}
+	col := r.cols[i].name
 	if t.collation != defaultColl || r.table != nil || r.nsp != nspCatalog {
 		return t.collation
 	}
@@ -48,8 +60,8 @@ func attCollation(r *rel, col string, t *pgType) uint32 {
 }
 
 // isNotNull says whether a column is NOT NULL: a key column of a Shale
-// table or an index, or a catalog table's column that PostgreSQL's
-// genbki.pl makes NOT NULL (catalogNotNull).
+// table, or a catalog table's column that PostgreSQL's genbki.pl makes NOT
+// NULL (catalogNotNull). An index's columns are not, as in PostgreSQL.
 func (r *rel) isNotNull(attnum int) bool {
 	if r.table == nil && r.kind == 'r' && r.nsp == nspCatalog {
 		return r.catalogNotNull(attnum)
@@ -94,5 +106,5 @@ func (r *rel) isKeyColumn(attnum int) bool {
 			return true
 		}
 	}
-	return r.kind == 'i'
+	return false
 }

@@ -47,10 +47,27 @@ func infoColumnsRows(s *snapshot, b *rowBuilder) {
 				nullable = "NO"
 			}
 			prec, radix, scale, dtPrec := numericInfo(c.typ)
+			// A column collated other than by default names its
+			// collation (the catalogs' "C"); one of information_schema's
+			// domains is named too, as pg_attribute declares it.
+			var collCatalog, collSchema, collName, domCatalog, domSchema, domName any
+			if attCollation(r, i, t) == 950 {
+				collCatalog, collSchema, collName = s.sess.Database, "pg_catalog", "C"
+			}
+			if r.def != nil && r.nsp == nspInfoSchema {
+				if d := columnDomain(r.name, c.name, c.typ); d != nil {
+					domCatalog, domSchema, domName = s.sess.Database, "information_schema", d.name
+					if d.collation == 950 {
+						collCatalog, collSchema, collName = s.sess.Database, "pg_catalog", "C"
+					}
+				}
+			}
 			b.add("table_catalog", s.sess.Database, "table_schema", nspName(r.nsp), "table_name", r.name,
 				"column_name", c.name, "ordinal_position", i+1, "is_nullable", nullable,
 				"data_type", infoDataType(t), "numeric_precision", prec, "numeric_precision_radix", radix,
 				"numeric_scale", scale, "datetime_precision", dtPrec,
+				"collation_catalog", collCatalog, "collation_schema", collSchema, "collation_name", collName,
+				"domain_catalog", domCatalog, "domain_schema", domSchema, "domain_name", domName,
 				"udt_catalog", s.sess.Database, "udt_schema", "pg_catalog", "udt_name", t.name,
 				"dtd_identifier", strconv.Itoa(i+1), "is_self_referencing", "NO", "is_identity", "NO",
 				"identity_cycle", "NO", "is_generated", "NEVER", "is_updatable", "NO")
@@ -58,13 +75,13 @@ func infoColumnsRows(s *snapshot, b *rowBuilder) {
 	}
 }
 
-// infoDataType is information_schema's data_type for a type.
+// infoDataType is information_schema's data_type for a type: ARRAY, or
+// the type's name, as for every type in pg_catalog (USER-DEFINED is for
+// types in other schemas, which no column has here).
 func infoDataType(t *pgType) string {
 	switch {
 	case t.category == 'A':
 		return "ARRAY"
-	case t.typtype != 'b':
-		return "USER-DEFINED"
 	case t.oid == tName:
 		return "name"
 	case t.oid == tChar:
@@ -105,7 +122,7 @@ func infoSchemataRows(s *snapshot, b *rowBuilder) {
 
 func infoConstraintRows(s *snapshot, b *rowBuilder) {
 	for _, r := range s.rels {
-		if r.conOID == 0 {
+		if r.table == nil || r.conOID == 0 {
 			continue
 		}
 		add := func(name, typ string) {
@@ -131,7 +148,7 @@ func notNullName(r *rel, n int64) string {
 // columns' checks.
 func infoCheckRows(s *snapshot, b *rowBuilder) {
 	for _, r := range s.rels {
-		if r.conOID == 0 {
+		if r.table == nil || r.conOID == 0 {
 			continue
 		}
 		for _, n := range r.pkey {

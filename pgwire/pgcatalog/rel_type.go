@@ -17,6 +17,7 @@ func typeRows(s *snapshot, b *rowBuilder) {
 			"typoutput", procOID(t.output), "typreceive", procOID(t.receive), "typsend", procOID(t.send), "typalign", string(t.align), "typstorage", string(t.storage),
 			"typtypmod", -1, "typcollation", t.collation, "typdefault", nil)
 	}
+	infoDomainTypeRows(b)
 	// Each table's row type, as PostgreSQL makes one for every table
 	// (pgJDBC's getUDTs lists them). Shale makes no array type of it.
 	for _, r := range s.rels {
@@ -46,8 +47,6 @@ func amRows(s *snapshot, b *rowBuilder) {
 	b.add("oid", uint32(btreeAM), "amname", "btree", "amhandler", uint32(0), "amtype", "i")
 }
 
-// languageRows are PostgreSQL's built-in languages, with their OIDs:
-// pg_proc's rows are all LANGUAGE internal (12).
 // rangeRows describes the one range type pg_type lists, int4range, as
 // PostgreSQL 15 does: drivers (Npgsql) read a range's element type here.
 func rangeRows(s *snapshot, b *rowBuilder) {
@@ -55,11 +54,27 @@ func rangeRows(s *snapshot, b *rowBuilder) {
 		"rngsubopc", uint32(1978), "rngcanonical", uint32(0), "rngsubdiff", uint32(0))
 }
 
+// languages are PostgreSQL's built-in languages, with their OIDs (pg_proc's
+// rows are all LANGUAGE internal, 12) and the comments initdb leaves on them
+// (\dLS shows them).
+var languages = []struct {
+	oid               uint32
+	name, description string
+}{{12, "internal", "built-in functions"}, {13, "c", "dynamically-loaded C functions"},
+	{14, "sql", "SQL-language functions"}}
+
+// languageDescription is the comment on the language with OID oid.
+func languageDescription(oid uint32) (string, bool) {
+	for _, l := range languages {
+		if l.oid == oid {
+			return l.description, true
+		}
+	}
+	return "", false
+}
+
 func languageRows(s *snapshot, b *rowBuilder) {
-	for _, l := range []struct {
-		oid  uint32
-		name string
-	}{{12, "internal"}, {13, "c"}, {14, "sql"}} {
+	for _, l := range languages {
 		b.add("oid", l.oid, "lanname", l.name, "lanowner", uint32(roleOID), "lanispl", false,
 			"lanpltrusted", l.name == "sql", "lanplcallfoid", uint32(0), "laninline", uint32(0), "lanvalidator", uint32(0))
 	}

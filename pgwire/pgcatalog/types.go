@@ -185,6 +185,9 @@ func isTextType(oid uint32) bool {
 func formatType(oid uint32, typmod int64) string {
 	t := typeByOID[oid]
 	if t == nil {
+		if name, ok := infoDomainName(oid); ok {
+			return name
+		}
 		return "???"
 	}
 	if t.category == 'A' && t.elem != 0 && oid != tInt2Vector && oid != tOidVector {

@@ -1407,3 +1407,117 @@ SELECT ('"' || device_id)::bool FROM public.readings LIMIT 1;
 SELECT regexp_match('abcd', 'a|ab') AS a1, regexp_match('xabc', 'x(a|ab)') AS a2, regexp_match('aaa', 'a*?') AS a3, regexp_match('abab', '(ab)+?') AS a4, regexp_match('abcabc', 'a.*?c') AS a6 FROM public.counters LIMIT 1;
 SELECT regexp_replace('foo bar baz', 'ba|bar', 'X', 'g') AS r1, regexp_replace('abcd', '(a|ab)(c|bcd)', '[\1|\2]') AS r2, substring('abcd' from 'a|ab') AS s1, regexp_count('abab', 'a|ab') AS c1 FROM public.counters LIMIT 1;
 SELECT regexp_matches('one two three', '(\w+) (\w+|\w+ \w+)') AS g3, regexp_split_to_array('a1b22c', '\d|\d\d') AS g4 FROM public.counters LIMIT 1;
+-- psql's backslash commands over the demo's tables and the catalog that
+-- describes them (sizes, database names and OIDs differ by construction and
+-- are left out).
+\d
+\d public.readings
+\d+ public.readings
+\d albums
+\d analytics
+\d counters
+\d usage
+\d+ albums
+\d+ analytics
+\d+ counters
+\d+ usage
+\d nosuch
+\dt
+\dt public.*
+\dt pg_catalog.pg_class
+\di
+\di public.*
+\d readings_pkey
+\d+ readings_pkey
+\d+ albums_pkey
+\d usage_pkey
+\dv
+\dm
+\ds
+\dE
+\dvS pg_tables
+\d pg_tables
+\d pg_roles
+\dn
+\dn+
+\dnS
+\dnS+
+\dT
+\dT jsonb
+\dT+ jsonb
+\dT text
+\dT+ text
+\dT+ int4
+\dT timestamptz
+\dT+ bytea
+\dTS+ json*
+\df public.*
+\df lower
+\df+ upper
+\df to_char
+\df date_trunc
+\df *regexp*
+\df+ now
+\dfa count
+\dfn count
+\dfa sum
+\dfa+ avg
+\da count
+\da max
+\dD
+\dC jsonb
+\dC+ bytea
+\do ->>
+\do+ ->>
+\do ~~
+\dp
+\z readings
+\dp pg_catalog.pg_class
+\z pg_catalog.pg_settings
+\dd
+\dd pg_catalog.*
+\dd+ jsonb
+\ddp
+\dLS sql
+\dy
+\dy+
+\dRp
+\dRs
+\dO
+\dO+
+\des
+\dew
+\det
+\deu
+\dX
+\dP
+\db
+\dc
+\dl
+\lo_list
+\dconfig DateStyle
+\dconfig search_path
+\dconfig *encoding*
+\dconfig+ IntervalStyle
+\dconfig work_mem
+\dconfig+ extra_float_digits
+\dconfig *statement_timeout*
+\d pg_class
+\d+ pg_class
+\d pg_index
+\d pg_type
+\di pg_catalog.pg_class*
+\d pg_class_oid_index
+\d+ pg_class_relname_nsp_index
+\dp pg_catalog.pg_authid
+\dtS pg_c*
+\dn pg_*
+\d information_schema.tables
+\d information_schema.columns
+\d information_schema.key_column_usage
+\dT information_schema.*
+\dT+ information_schema.sql_identifier
+\dD information_schema.*
+\dD+ information_schema.yes_or_no
+SELECT column_name, data_type, collation_schema, collation_name, domain_schema, domain_name, udt_name FROM information_schema.columns WHERE table_schema = 'information_schema' AND table_name = 'tables' ORDER BY ordinal_position;
+SELECT column_name, data_type, collation_name, domain_name, udt_name FROM information_schema.columns WHERE table_schema = 'pg_catalog' AND table_name = 'pg_class' AND ordinal_position <= 3 ORDER BY ordinal_position;
