@@ -70,20 +70,16 @@ func (s *rawSocket) Read(p []byte) (int, error) {
 }
 
 func (s *rawSocket) readFD(fd uintptr) bool {
-	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.rbuf[0])), uintptr(len(s.rbuf)))
-		switch e {
-		case 0:
-			s.rn = int(n)
-			return true
-		case syscall.EINTR:
-		case syscall.EAGAIN:
-			return false // the poller waits for input
-		default:
-			s.rerr = e
-			return true
-		}
+	n, e := sysIO(syscall.SYS_READ, fd, s.rbuf)
+	switch e {
+	case 0:
+		s.rn = n
+	case syscall.EAGAIN:
+		return false // the poller waits for input
+	default:
+		s.rerr = e
 	}
+	return true
 }
 
 // Write writes all of p, waiting for room as net.Conn's Write does.
@@ -103,12 +99,10 @@ func (s *rawSocket) Write(p []byte) (int, error) {
 
 func (s *rawSocket) writeFD(fd uintptr) bool {
 	for s.wn < len(s.wbuf) {
-		rest := s.wbuf[s.wn:]
-		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&rest[0])), uintptr(len(rest)))
+		n, e := sysIO(syscall.SYS_WRITE, fd, s.wbuf[s.wn:])
 		switch e {
 		case 0:
-			s.wn += int(n)
-		case syscall.EINTR:
+			s.wn += n
 		case syscall.EAGAIN:
 			return false // the poller waits for room
 		default:
@@ -117,4 +111,15 @@ func (s *rawSocket) writeFD(fd uintptr) bool {
 		}
 	}
 	return true
+}
+
+// sysIO makes a read or write system call (trap) on fd with b, again
+// when a signal interrupts it.
+func sysIO(trap, fd uintptr, b []byte) (int, syscall.Errno) {
+	for {
+		n, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+		if e != syscall.EINTR {
+			return int(n), e
+		}
+	}
 }

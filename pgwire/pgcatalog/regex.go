@@ -25,25 +25,36 @@ type likeKey struct {
 // that is not constant (a column, like_escape's result) usually repeats
 // from row to row.
 func (ev *evaluator) likeRegexp(pattern string, fold bool) (*regexp.Regexp, error) {
-	k := likeKey{pattern, fold}
-	if re, ok := ev.likes[k]; ok {
+	return cachedRegexp(&ev.likes, likeKey{pattern, fold}, func() (*regexp.Regexp, error) {
+		expr, err := likeToRegex(pattern)
+		if err != nil {
+			return nil, err
+		}
+		if fold {
+			expr = "(?i)" + expr
+		}
+		re, err := regexp.Compile(expr) // every literal is quoted: it compiles
+		if err != nil {
+			return nil, errorf(CodeInvalidRegex, noPos, "invalid regular expression: %s", regexErrorText(err))
+		}
+		return re, nil
+	})
+}
+
+// cachedRegexp is (*m)[k], which compile makes the first time a statement
+// asks for it.
+func cachedRegexp[K comparable](m *map[K]*regexp.Regexp, k K, compile func() (*regexp.Regexp, error)) (*regexp.Regexp, error) {
+	if re, ok := (*m)[k]; ok {
 		return re, nil
 	}
-	expr, err := likeToRegex(pattern)
+	re, err := compile()
 	if err != nil {
 		return nil, err
 	}
-	if fold {
-		expr = "(?i)" + expr
+	if *m == nil {
+		*m = map[K]*regexp.Regexp{}
 	}
-	re, err := regexp.Compile(expr) // every literal is quoted: it compiles
-	if err != nil {
-		return nil, errorf(CodeInvalidRegex, noPos, "invalid regular expression: %s", regexErrorText(err))
-	}
-	if ev.likes == nil {
-		ev.likes = map[likeKey]*regexp.Regexp{}
-	}
-	ev.likes[k] = re
+	(*m)[k] = re
 	return re, nil
 }
 

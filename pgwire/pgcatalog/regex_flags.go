@@ -79,19 +79,9 @@ type pgRegexpKey struct {
 // pattern and flags as given, so that a pattern evaluated per row is
 // translated and compiled once.
 func (ev *evaluator) pgRegexp(pattern string, o reOptions) (*regexp.Regexp, error) {
-	key := pgRegexpKey{pattern, o}
-	if re, ok := ev.pgRegexps[key]; ok {
-		return re, nil
-	}
-	re, err := ev.compilePG(pattern, o)
-	if err != nil {
-		return nil, err
-	}
-	if ev.pgRegexps == nil {
-		ev.pgRegexps = map[pgRegexpKey]*regexp.Regexp{}
-	}
-	ev.pgRegexps[key] = re
-	return re, nil
+	return cachedRegexp(&ev.pgRegexps, pgRegexpKey{pattern, o}, func() (*regexp.Regexp, error) {
+		return ev.compilePG(pattern, o)
+	})
 }
 
 // compilePG is pgRegexp's translation and compilation.
