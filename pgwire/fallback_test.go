@@ -48,7 +48,7 @@ func (f *fakeFallback) PrepareFallback(_ context.Context, _ pgwire.Session, q st
 	switch {
 	case q == "pgfail", q == "pgfnfail":
 		return nil, true, ownErr{}
-	case q == "pgunsupported":
+	case q == "pgunsupported", strings.HasPrefix(q, "explain ("):
 		return nil, true, unsupportedErr{}
 	case q == "pgdecline", !strings.HasPrefix(q, "pg"):
 		return nil, false, nil
@@ -127,6 +127,13 @@ func TestFallbackCatalog(t *testing.T) {
 		if code, _ := sqlStateAt(err); code != "0A000" || !errors.As(err, &pgErr) || pgErr.Hint != "" {
 			t.Errorf("%s pgunsupported: %v (hint %q)", mode, err, pgErr.Hint)
 		}
+		// EXPLAIN with options is PostgreSQL's: when that reading fails,
+		// the hint says how GoogleSQL explains a query.
+		_, err = c.Exec(ctx, "explain (format json) select b'x'")
+		if code, _ := sqlStateAt(err); code != "0A000" || !errors.As(err, &pgErr) ||
+			!strings.HasPrefix(pgErr.Hint, "EXPLAIN with options is PostgreSQL's") {
+			t.Errorf("%s explain (format json): %v (hint %q)", mode, err, pgErr.Hint)
+		}
 		// A function GoogleSQL lacks: PostgreSQL's reading answers; when it
 		// fails too, GoogleSQL's error stands (it read the statement).
 		if err := c.QueryRow(ctx, "pgfn select").Scan(new(string), new([]byte)); err != nil {
@@ -153,7 +160,7 @@ func TestFallbackCatalog(t *testing.T) {
 		fb.mu.Lock()
 		calls := strings.Join(fb.calls, ",")
 		fb.mu.Unlock()
-		if calls != "pg select,pg select,pgfail,pgunsupported,pgfn select,pgfnfail,pgdecline,echo @a:nosuchtype" {
+		if calls != "pg select,pg select,pgfail,pgunsupported,explain (format json) select b'x',pgfn select,pgfnfail,pgdecline,echo @a:nosuchtype" {
 			t.Errorf("%s fallback calls: %s", mode, calls)
 		}
 	}

@@ -166,6 +166,9 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 			pe := toPGError(c.ctx, ferr, nil)
 			// GoogleSQL's not-supported (public.t, JOIN) says nothing a
 			// PostgreSQL user needs; its syntax error may.
+			if pe.hint == "" && sqlerr.CodeOf(err) == sqlerr.Syntax && explainsWithOptions(p.text) {
+				pe.hint = "EXPLAIN with options is PostgreSQL's, so the statement was read as PostgreSQL; GoogleSQL explains a query with EXPLAIN or EXPLAIN ANALYZE, without options."
+			}
 			if pe.hint == "" && unreadByPostgres(pe.code) && sqlerr.CodeOf(err) == sqlerr.Syntax {
 				// Both readings failed: say why GoogleSQL's did too (a driver
 				// may have written a parameter as '\x..'::bytea).
@@ -177,6 +180,13 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 		}
 	}
 	return nil, toPGError(c.ctx, err, q.origOffset)
+}
+
+// explainsWithOptions reports whether text is EXPLAIN ( options ) …,
+// which only PostgreSQL's reading takes.
+func explainsWithOptions(text string) bool {
+	w := newWords(text)
+	return w.keyword("explain") && w.punct("(")
 }
 
 // unreadByPostgres reports whether a PostgreSQL-dialect error with SQLSTATE
