@@ -137,4 +137,9 @@
 // Terminate) is processed; a simple Query always ends with ReadyForQuery.
 // W5: Describe of a statement answers ParameterDescription then
 // RowDescription or NoData; of a portal, RowDescription or NoData.
+// W6: a session's socket is read and written with raw system calls
+// (sockio_linux.go) only because it is non-blocking: a call never sleeps
+// in the kernel, so holding the P through it is safe, and on EAGAIN the
+// runtime's poller waits as for net.Conn. TLS, non-socket conns and
+// race-detector builds keep net.Conn.
 package pgwire
