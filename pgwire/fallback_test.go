@@ -127,11 +127,12 @@ func TestFallbackCatalog(t *testing.T) {
 		if code, _ := sqlStateAt(err); code != "0A000" || !errors.As(err, &pgErr) || pgErr.Hint != "" {
 			t.Errorf("%s pgunsupported: %v (hint %q)", mode, err, pgErr.Hint)
 		}
-		// EXPLAIN with options is PostgreSQL's: when that reading fails,
-		// the hint says how GoogleSQL explains a query.
+		// EXPLAIN with options is PostgreSQL's; when that reading fails,
+		// GoogleSQL's EXPLAIN of the query after them is tried, and when
+		// that fails too the hint says both readings were tried.
 		_, err = c.Exec(ctx, "explain (format json) select b'x'")
 		if code, _ := sqlStateAt(err); code != "0A000" || !errors.As(err, &pgErr) ||
-			!strings.HasPrefix(pgErr.Hint, "EXPLAIN with options is PostgreSQL's") {
+			!strings.HasPrefix(pgErr.Hint, "EXPLAIN with options was read as PostgreSQL, and as GoogleSQL's") {
 			t.Errorf("%s explain (format json): %v (hint %q)", mode, err, pgErr.Hint)
 		}
 		// A function GoogleSQL lacks: PostgreSQL's reading answers; when it

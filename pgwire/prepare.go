@@ -163,11 +163,19 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 			// suggestions) is the one to fix.
 			return nil, toPGError(c.ctx, err, q.origOffset)
 		case ok && ferr != nil:
+			// EXPLAIN (options) of a GoogleSQL query: its own reading.
+			eq, handled, eerr := c.explainWithOptions(p, oids)
+			switch {
+			case handled && eerr == nil:
+				return eq, nil
+			case handled && sqlerr.CodeOf(eerr) != sqlerr.Syntax: // GoogleSQL read it
+				return nil, toPGError(c.ctx, eerr, eq.origOffset)
+			}
 			pe := toPGError(c.ctx, ferr, nil)
 			// GoogleSQL's not-supported (public.t, JOIN) says nothing a
 			// PostgreSQL user needs; its syntax error may.
-			if pe.hint == "" && sqlerr.CodeOf(err) == sqlerr.Syntax && explainsWithOptions(p.text) {
-				pe.hint = "EXPLAIN with options is PostgreSQL's, so the statement was read as PostgreSQL; GoogleSQL explains a query with EXPLAIN or EXPLAIN ANALYZE, without options."
+			if pe.hint == "" && handled {
+				pe.hint = "EXPLAIN with options was read as PostgreSQL, and as GoogleSQL's EXPLAIN of the query after them; neither reading accepts it."
 			}
 			if pe.hint == "" && unreadByPostgres(pe.code) && sqlerr.CodeOf(err) == sqlerr.Syntax {
 				// Both readings failed: say why GoogleSQL's did too (a driver
@@ -179,14 +187,15 @@ func (c *conn) prepareQuery(p *prepared, oids []uint32) (*prepared, error) {
 			return catalogPrepared(&prepared{text: p.text}, st), nil
 		}
 	}
+	if eq, handled, eerr := c.explainWithOptions(p, oids); handled {
+		// PostgreSQL's parser did not read it either: GoogleSQL's
+		// EXPLAIN of the query after the options answers, or says why not.
+		if eerr == nil {
+			return eq, nil
+		}
+		return nil, toPGError(c.ctx, eerr, eq.origOffset)
+	}
 	return nil, toPGError(c.ctx, err, q.origOffset)
-}
-
-// explainsWithOptions reports whether text is EXPLAIN ( options ) …,
-// which only PostgreSQL's reading takes.
-func explainsWithOptions(text string) bool {
-	w := newWords(text)
-	return w.keyword("explain") && w.punct("(")
 }
 
 // unreadByPostgres reports whether a PostgreSQL-dialect error with SQLSTATE
