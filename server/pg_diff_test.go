@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // TestPGDialectMatchesPostgres runs testdata/pgdiff/queries.sql, queries of
@@ -67,11 +65,7 @@ func TestPGDialectMatchesPostgres(t *testing.T) {
 func TestPGDialectParametersMatchPostgres(t *testing.T) {
 	_, addr := startShalePG(t, "demo", t.TempDir())
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, "postgres://tester@"+addr+"/demo?sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := demoPGX(t, addr)
 	for _, tc := range []struct {
 		q    string
 		args []any

@@ -21,6 +21,19 @@ func startShalePG(t *testing.T, command, dataDir string, flags ...string) (*proc
 	return p, p.pgAddr
 }
 
+// demoPGX is a pgx connection to database demo of the Shale at addr,
+// closed when the test ends.
+func demoPGX(t *testing.T, addr string) *pgx.Conn {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, "postgres://tester@"+addr+"/demo?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(ctx) })
+	return c
+}
+
 // TestDemoOverPostgres queries `shale demo` with psql and pgx.
 func TestDemoOverPostgres(t *testing.T) {
 	p, addr := startShalePG(t, "demo", t.TempDir())

@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // TestExplainFormatsOverPostgres: EXPLAIN (FORMAT JSON) is what plan
@@ -15,11 +13,7 @@ import (
 func TestExplainFormatsOverPostgres(t *testing.T) {
 	_, addr := startShalePG(t, "demo", t.TempDir())
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, "postgres://tester@"+addr+"/demo?sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := demoPGX(t, addr)
 	type node struct {
 		NodeType string   `json:"Node Type"`
 		Remote   string   `json:"Remote SQL"`
@@ -55,7 +49,7 @@ func TestExplainFormatsOverPostgres(t *testing.T) {
 		t.Errorf("GoogleSQL plan: %+v", g)
 	}
 	// Its errors are GoogleSQL's, positioned in the client's text.
-	_, err = c.Exec(ctx, `EXPLAIN (FORMAT JSON) SELECT nosuch FROM analytics WHERE _key = b'x'`)
+	_, err := c.Exec(ctx, `EXPLAIN (FORMAT JSON) SELECT nosuch FROM analytics WHERE _key = b'x'`)
 	if err == nil || !strings.Contains(err.Error(), "nosuch") {
 		t.Errorf("GoogleSQL error under EXPLAIN (FORMAT JSON): %v", err)
 	}

@@ -337,11 +337,7 @@ func TestSortSpillOverPostgres(t *testing.T) {
 			t.Errorf("%s: %d rows in memory, %d spilled; equal: %v", mode, len(results[0]), len(results[1]), slices.Equal(results[0], results[1]))
 		}
 	}
-	c, err := pgx.Connect(ctx, "postgres://tester@"+addr+"/demo?sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := demoPGX(t, addr)
 	for v, want := range map[string]string{"1024": "1MB", "65536kB": "64MB", "2GB": "2GB", "100kB": "100kB"} {
 		var got string
 		if _, err := c.Exec(ctx, "SET work_mem = '"+v+"'"); err != nil {
