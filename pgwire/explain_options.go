@@ -2,9 +2,9 @@ package pgwire
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
+	"github.com/shale-db/shale/pgwire/pgcatalog"
 	"github.com/shale-db/shale/sql/types"
 )
 
@@ -15,7 +15,9 @@ import (
 // taken out of the text and the Executor explains the query: ANALYZE runs
 // it, FORMAT TEXT gives the plan as plain EXPLAIN does, and FORMAT JSON
 // and YAML give it in PostgreSQL's structured shape as one node, a Custom
-// Scan of Shale's GoogleSQL engine whose Details are the plan's lines.
+// Scan of Shale's GoogleSQL engine whose Details are the plan's lines,
+// written by the PostgreSQL dialect's own EXPLAIN writer
+// (pgcatalog.StructuredGoogleSQLPlan).
 // VERBOSE, COSTS, BUFFERS, TIMING, SUMMARY, SETTINGS and WAL change nothing
 // here.
 
@@ -112,7 +114,7 @@ func (c *conn) explainWithOptions(p *prepared, oids []uint32) (q *prepared, hand
 	if format == "text" {
 		return q, true, nil
 	}
-	q.stmt = &structuredPlan{plan: q.stmt, yaml: format == "yaml", query: query}
+	q.stmt = &structuredPlan{plan: q.stmt, format: format, query: query}
 	oid := oidJSON
 	if format == "yaml" {
 		oid = oidText
@@ -123,9 +125,8 @@ func (c *conn) explainWithOptions(p *prepared, oids []uint32) (q *prepared, hand
 
 // structuredPlan is an Executor's EXPLAIN as one JSON or YAML value.
 type structuredPlan struct {
-	plan  Statement
-	yaml  bool
-	query string
+	plan          Statement
+	format, query string // format: json or yaml
 }
 
 func (s *structuredPlan) Columns() []types.Field {
@@ -147,48 +148,6 @@ func (s *structuredPlan) Run(ctx context.Context, params map[string]types.Value)
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return &valueRows{rows: [][]types.Value{{types.StringValue(s.document(lines))}}}, nil
-}
-
-// document is the plan in PostgreSQL's structured shape.
-func (s *structuredPlan) document(lines []string) string {
-	node := []struct{ key, val string }{
-		{"Node Type", "Custom Scan"},
-		{"Custom Plan Provider", "Shale GoogleSQL"},
-		{"Query", s.query},
-	}
-	var b strings.Builder
-	if s.yaml {
-		b.WriteString("- Plan: ")
-		for _, kv := range node {
-			b.WriteString("\n    " + kv.key + ": " + quoteJSON(kv.val))
-		}
-		b.WriteString("\n    Details: ")
-		for _, l := range lines {
-			b.WriteString("\n      - " + quoteJSON(l))
-		}
-		return b.String()
-	}
-	b.WriteString("[\n  {\n    \"Plan\": {")
-	for _, kv := range node {
-		b.WriteString("\n      " + quoteJSON(kv.key) + ": " + quoteJSON(kv.val) + ",")
-	}
-	b.WriteString("\n      \"Details\": [")
-	for i, l := range lines {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n        " + quoteJSON(l))
-	}
-	b.WriteString("\n      ]\n    }\n  }\n]")
-	return b.String()
-}
-
-// quoteJSON is s as a JSON string, with <, > and & as they are.
-func quoteJSON(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
+	doc := pgcatalog.StructuredGoogleSQLPlan(s.format, s.query, lines)
+	return &valueRows{rows: [][]types.Value{{types.StringValue(doc)}}}, nil
 }

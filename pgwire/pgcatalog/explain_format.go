@@ -61,6 +61,21 @@ func (f explainFormat) render(root *planNode, sum *explainSummary) string {
 	if sum != nil {
 		top = append(top, field{"Execution Time", sum.ms()})
 	}
+	return f.document(top)
+}
+
+// StructuredGoogleSQLPlan is EXPLAIN (FORMAT format) of a GoogleSQL query,
+// for pgwire, which explains such a query through its Executor: one node,
+// a Custom Scan of Shale's GoogleSQL engine whose Details are the lines of
+// the engine's plan. format is "json" or "yaml".
+func StructuredGoogleSQLPlan(format, query string, lines []string) string {
+	node := fields{{"Node Type", "Custom Scan"}, {"Custom Plan Provider", "Shale GoogleSQL"},
+		{"Query", query}, {"Details", lines}}
+	return explainFormats[format].document(fields{{"Plan", node}})
+}
+
+// document writes top, the object of a plan, in the structured format f.
+func (f explainFormat) document(top fields) string {
 	var b strings.Builder
 	if f == explainJSON {
 		b.WriteString("[\n  ")
