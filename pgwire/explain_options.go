@@ -85,12 +85,13 @@ func explainOptions(text string) (rewritten, format, query string, ok bool) {
 	}
 }
 
-// explainBool reads an EXPLAIN option's boolean value ("" is true).
+// explainBool reads an EXPLAIN option's boolean value as PostgreSQL's
+// defGetBoolean does ("" is the option alone: true).
 func explainBool(v string) (bool, bool) {
 	switch v {
-	case "", "true", "on", "1", "yes":
+	case "", "true", "on", "1":
 		return true, true
-	case "false", "off", "0", "no":
+	case "false", "off", "0":
 		return false, true
 	}
 	return false, false

@@ -79,16 +79,19 @@ func (b *binder) bindExplain(x *pg_query.ExplainStmt) (*queryPlan, error) {
 		if d == nil {
 			continue
 		}
-		arg := strings.ToLower(d.Arg.GetString_().GetSval())
+		var err error
 		switch d.Defname {
 		case "format":
-			f, ok := explainFormats[arg]
-			if !ok {
-				return nil, errorf(CodeNotSupported, d.Location, "EXPLAIN (FORMAT %s) is not supported: the text, JSON and YAML formats are", strings.ToUpper(arg))
-			}
-			format = f
+			format, err = explainFormatOption(d)
 		case "analyze":
-			analyze = arg != "false" && arg != "off" && arg != "0"
+			analyze, err = explainBoolOption(d)
+		case "verbose", "costs", "settings", "buffers", "wal", "timing", "summary":
+			_, err = explainBoolOption(d) // they change nothing in Shale's plans
+		default:
+			err = errorf(CodeSyntax, d.Location, "unrecognized EXPLAIN option \"%s\"", d.Defname)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	s := x.Query.GetSelectStmt()
@@ -101,6 +104,45 @@ func (b *binder) bindExplain(x *pg_query.ExplainStmt) (*queryPlan, error) {
 	}
 	typ := format.columnType()
 	return &queryPlan{root: &explainPlan{q: q, analyze: analyze, format: format}, cols: []outCol{{name: "QUERY PLAN", typ: typ}}}, nil
+}
+
+// explainFormatOption reads FORMAT's value, as PostgreSQL 15 does.
+func explainFormatOption(d *pg_query.DefElem) (explainFormat, error) {
+	if d.Arg == nil {
+		return 0, errorf(CodeSyntax, noPos, "format requires a parameter")
+	}
+	arg := strings.ToLower(d.Arg.GetString_().GetSval())
+	if f, ok := explainFormats[arg]; ok {
+		return f, nil
+	}
+	if arg == "xml" {
+		return 0, errorf(CodeNotSupported, d.Location, "EXPLAIN (FORMAT XML) is not supported: the text, JSON and YAML formats are")
+	}
+	return 0, errorf(CodeInvalidParameter, d.Location, "unrecognized value for EXPLAIN option \"format\": \"%s\"", arg)
+}
+
+// explainBoolOption reads a boolean option's value as PostgreSQL's
+// defGetBoolean does: none, true, false, on, off, 1 or 0.
+func explainBoolOption(d *pg_query.DefElem) (bool, error) {
+	if d.Arg == nil {
+		return true, nil
+	}
+	if i := d.Arg.GetInteger(); i != nil {
+		switch i.Ival {
+		case 0:
+			return false, nil
+		case 1:
+			return true, nil
+		}
+	} else {
+		switch strings.ToLower(d.Arg.GetString_().GetSval()) {
+		case "true", "on":
+			return true, nil
+		case "false", "off":
+			return false, nil
+		}
+	}
+	return false, errorf(CodeSyntax, noPos, "%s requires a Boolean value", d.Defname)
 }
 
 // runDiscarding runs a plan as the statement's result would, counting and
