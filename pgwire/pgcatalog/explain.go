@@ -169,16 +169,16 @@ func runDiscarding(ev *evaluator, pl plan) (rows int64, took time.Duration, err 
 }
 
 // planNode is one node of an explained plan: the label and detail lines
-// its text format shows, its inputs, and for a table scan what the
-// structured formats name (explain_format.go).
+// its text format shows, its inputs, and the plan it explains, whose type
+// and fields the structured formats name (explain_format.go).
 type planNode struct {
 	label    string
 	details  []string
 	children []*planNode
-	scan     *tableScanPlan
-	analyzed bool  // the plan ran (EXPLAIN ANALYZE)
-	rowsRead int64 // a scan's rows read in that run
 	pl       plan
+	// A table scan's rows read, when the plan ran (EXPLAIN ANALYZE).
+	analyzed bool
+	rowsRead int64
 }
 
 // explainNode is the explained plan under pl. limit is the number of rows
@@ -194,7 +194,6 @@ func explainNode(ev *evaluator, pl plan, limit int64) (*planNode, error) {
 			return nil, err
 		}
 		n.details = append(n.details, more...)
-		n.scan = p
 		if ev.analyzed {
 			n.analyzed, n.rowsRead = true, ev.rowsRead(p)
 		}

@@ -108,7 +108,7 @@ func (n *planNode) structured(parent string) fields {
 		if d := n.otherDetails(); len(d) > 0 {
 			out = append(out, field{"Details", d})
 		}
-		if n.scan != nil && n.analyzed {
+		if n.analyzed {
 			out = append(out, field{"Actual Rows", n.rowsRead}, field{"Actual Loops", int64(1)})
 		}
 		if len(children) > 0 {
@@ -137,7 +137,7 @@ func (n *planNode) structured(parent string) fields {
 // carries: a scan's GoogleSQL is its Remote SQL, its rows read its Actual
 // Rows.
 func (n *planNode) otherDetails() []string {
-	if n.scan == nil {
+	if _, scan := n.pl.(*tableScanPlan); !scan {
 		return n.details
 	}
 	var out []string
