@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
 
 // EXPLAIN's structured formats. FORMAT JSON and FORMAT YAML give the
@@ -205,7 +207,7 @@ func (n *planNode) nodeTypes() ([]string, fields) {
 	case *ctePlan:
 		return []string{"CTE Scan"}, fields{{"CTE Name", p.cte.name}}
 	case *setOpPlan:
-		if n.label == "union" {
+		if p.op == pg_query.SetOperation_SETOP_UNION {
 			return []string{"Append"}, nil
 		}
 		return []string{"SetOp"}, nil
