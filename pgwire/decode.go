@@ -80,8 +80,15 @@ func narrowInt(oid uint32, s string, v types.Value, err error) (types.Value, err
 	return v, err
 }
 
+// invalidText is the error of a parameter's text s that t's input function
+// refuses: 22007 (invalid_datetime_format) for dates and timestamps, as
+// PostgreSQL's date/time input reports it, 22P02 for the other types.
 func invalidText(t *types.Type, s string) error {
-	return errorf(codeInvalidText, fmt.Sprintf("invalid input syntax for type %s: \"%s\"", typeName(typeOID(t)), s))
+	code := codeInvalidText
+	if t.Kind == types.KindDate || t.Kind == types.KindTimestamp {
+		code = codeInvalidDatetime
+	}
+	return errorf(code, fmt.Sprintf("invalid input syntax for type %s: \"%s\"", typeName(typeOID(t)), s))
 }
 
 // decodeText reads a parameter's text form (PostgreSQL's input functions).

@@ -25,6 +25,7 @@ const (
 	codeDivisionByZero      = "22012"
 	codeOutOfRange          = "22003"
 	codeInvalidText         = "22P02"
+	codeInvalidDatetime     = "22007"
 	codeInvalidBinary       = "22P03"
 	codeCharacterNotInRep   = "22021"
 	codeNotSupported        = "0A000"

@@ -136,7 +136,7 @@ func (ev *evaluator) castTime(s string, from, to uint32) (Value, error) {
 		if to == tTimestamp {
 			name = "timestamp" // as PostgreSQL's date/time input errors name it
 		}
-		return null, errorf("22007", noPos, "invalid input syntax for type %s: \"%s\"", name, s)
+		return null, errorf(CodeInvalidDatetimeFormat, noPos, "invalid input syntax for type %s: \"%s\"", name, s)
 	}
 	switch {
 	case to == tTimestamptz && (from == tTimestamp || from == tDate || !zoned):
@@ -423,6 +423,9 @@ func timeFieldOverflow(s string) *Error {
 		if !errors.As(err, &pe) || !strings.HasSuffix(pe.Message, "out of range") {
 			continue
 		}
+		if _, err := time.Parse(layout, digitsAsOnes(in)); err != nil {
+			continue // malformed besides ('2020-13-45x'): PostgreSQL's 22007
+		}
 		e := errorf("22008", noPos, "date/time field value out of range: \"%s\"", s)
 		if m, d := atoiPrefix(in[5:]), atoiPrefix(in[min(8, len(in)):]); m < 1 || m > 12 || d > 31 {
 			e.Hint = `Perhaps you need a different "datestyle" setting.`
@@ -430,6 +433,19 @@ func timeFieldOverflow(s string) *Error {
 		return e
 	}
 	return nil
+}
+
+// digitsAsOnes is s with every digit 1: its shape with each field in
+// range, so that a layout that parses it tells a field out of range from
+// text that is malformed as well.
+func digitsAsOnes(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= '0' && c <= '9' {
+			b[i] = '1'
+		}
+	}
+	return string(b)
 }
 
 // atoiPrefix reads the decimal digits s starts with (0 for none).

@@ -53,7 +53,7 @@ func timeArg(v Value) (time.Time, error) {
 	if t, ok := parseTime(v.s); ok {
 		return t.UTC(), nil
 	}
-	return time.Time{}, errorf(CodeInvalidText, noPos, "invalid input syntax for type timestamp with time zone: \"%s\"", v.s)
+	return time.Time{}, errorf(CodeInvalidDatetimeFormat, noPos, "invalid input syntax for type timestamp with time zone: \"%s\"", v.s)
 }
 
 // datePart is extract(field FROM t) and date_part(field, t).

@@ -55,7 +55,7 @@ func fromChar(text, format string) (time.Time, error) {
 	pm, hour12, yearDigits := -1, false, 0
 	in := text
 	bad := func(pat, detail string) error {
-		e := errorf("22007", noPos, "invalid value \"%s\" for \"%s\"", firstToken(in), pat)
+		e := errorf(CodeInvalidDatetimeFormat, noPos, "invalid value \"%s\" for \"%s\"", firstToken(in), pat)
 		e.Detail = detail
 		return e
 	}

@@ -84,7 +84,7 @@ func isoIntervalWords(s string) (string, bool) {
 }
 
 func parseInterval(s string) (interval, error) {
-	bad := errorf("22007", noPos, "invalid input syntax for type interval: \"%s\"", s)
+	bad := errorf(CodeInvalidDatetimeFormat, noPos, "invalid input syntax for type interval: \"%s\"", s)
 	text := s
 	if words, ok := isoIntervalWords(s); ok {
 		text = words

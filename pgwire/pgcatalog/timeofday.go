@@ -21,7 +21,7 @@ func parseTimeOfDay(s string) (int64, error) {
 	if t, ok := parseTime(in); ok && len(in) > 10 {
 		return clockMicros(t), nil
 	}
-	bad := errorf("22007", noPos, "invalid input syntax for type time: \"%s\"", s)
+	bad := errorf(CodeInvalidDatetimeFormat, noPos, "invalid input syntax for type time: \"%s\"", s)
 	parts := strings.Split(in, ":")
 	if len(parts) < 2 || len(parts) > 3 {
 		return 0, bad
@@ -93,7 +93,7 @@ func (ev *evaluator) castToTime(v Value, from uint32) (Value, error) {
 		switch {
 		case terr == nil:
 			us, err = tus, nil
-		case errors.As(terr, &e) && e.Code != "22007":
+		case errors.As(terr, &e) && e.Code != CodeInvalidDatetimeFormat:
 			err = terr
 		}
 	}

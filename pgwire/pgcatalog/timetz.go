@@ -55,7 +55,7 @@ func (ev *evaluator) sessionOffset(us int64) int {
 // EST; a name such as America/Chicago it refuses without a date).
 func (ev *evaluator) parseTimetz(s string) (us int64, off int, err error) {
 	in := strings.TrimSpace(s)
-	bad := errorf("22007", noPos, "invalid input syntax for type time with time zone: \"%s\"", s)
+	bad := errorf(CodeInvalidDatetimeFormat, noPos, "invalid input syntax for type time with time zone: \"%s\"", s)
 	if t, ok := parseTime(in); ok && len(in) > 10 {
 		if !hasZone(in) {
 			t = wallTime(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), ev.zone())
