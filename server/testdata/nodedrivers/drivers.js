@@ -1,0 +1,141 @@
+// Runs the same queries through node-postgres (simple and extended
+// protocol, named prepared statements, binary results, pg-cursor) and
+// postgres.js (prepared statements, its type fetch, cursors, describe), and
+// prints what each driver returns, normalized (times as ISO 8601, bytes as
+// hex, JSON with sorted keys, column type OIDs), so that the output over
+// Shale's demo can be compared with PostgreSQL 15's over a restored dump of
+// it (postgres.out).
+//
+// usage: node drivers.js HOST PORT DATABASE USER
+'use strict';
+const pg = require('pg');
+const Cursor = require('pg-cursor');
+const postgres = require('postgres');
+
+const [host, portText, database, user] = process.argv.slice(2);
+const port = Number(portText);
+
+const QUERIES = [
+  ['SELECT device_id, ts, stats FROM public.readings WHERE device_id = $1 ORDER BY ts LIMIT 2', ['4c410523']],
+  ["SELECT count(*), avg((stats->>'battery')::numeric), max(ts), array_agg(DISTINCT device_id ORDER BY device_id) FROM public.readings", []],
+  ['SELECT _key, clicks FROM public.counters WHERE _key = $1', [Buffer.from('page#home')]],
+  ["SELECT device_id FROM public.readings WHERE ts >= $1 AND (stats->>'battery')::int > $2 ORDER BY 1, ts",
+    [new Date(Date.UTC(2020, 4, 1, 4)), 60]],
+  ["SELECT 1.5::numeric AS n, 2::int2 AS s, 3::int8 AS b, 1.25::float4 AS f, 'x'::text AS t, true AS ok, " +
+    "'2020-05-01'::date AS d, '{1,2}'::int[] AS a, '{\"a\": 1}'::jsonb AS j, '\\x0102'::bytea AS by, " +
+    "interval '1 day 2 hours' AS i, '12:34'::time AS tm, ARRAY['a b', NULL] AS ta, NULL::text AS nothing", []],
+  ['SELECT typname, typreceive::text FROM pg_type WHERE oid = ANY($1) ORDER BY 1', [[23, 1007]]],
+  ['SELECT nosuch FROM public.readings WHERE device_id = $1', ['x']],
+  ['SELECT device_id FROM public.readings WHERE device_id = $1 AND ts < $2', ['4c410523', 'not a time']],
+  ['SELECT count(*) FROM public.readings', []],
+];
+
+const CURSOR_QUERY = "SELECT device_id, ts, (stats->>'battery')::int AS b FROM public.readings ORDER BY device_id, ts";
+
+function show(v) {
+  if (v === null || v === undefined) return 'null';
+  if (v instanceof Date) return isNaN(v) ? 'Invalid Date' : v.toISOString();
+  if (Buffer.isBuffer(v)) return '\\x' + v.toString('hex');
+  if (Array.isArray(v)) return '[' + v.map(show).join(', ') + ']';
+  if (typeof v === 'object') return JSON.stringify(sorted(v));
+  return JSON.stringify(v);
+}
+
+function sorted(v) {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (v && typeof v === 'object' && !(v instanceof Date) && !Buffer.isBuffer(v)) {
+    const out = {};
+    for (const k of Object.keys(v).sort()) out[k] = sorted(v[k]);
+    return out;
+  }
+  return v;
+}
+
+function rowsText(rows) {
+  return '[' + rows.map((r) => r.map(show).join(', ')).join('; ') + ']';
+}
+
+function errorText(e) {
+  return `ERROR ${e.code} ${JSON.stringify(e.message)} position=${e.position || ''}`;
+}
+
+async function runNodePostgres() {
+  const c = new pg.Client({ host, port, database, user });
+  await c.connect();
+  for (const [text, values] of QUERIES) {
+    // Extended protocol when there are values, simple protocol otherwise.
+    try {
+      const r = await c.query({ text, values, rowMode: 'array' });
+      console.log('pg', r.command, r.rowCount, r.fields.map((f) => `${f.name}:${f.dataTypeID}`).join(','), rowsText(r.rows));
+    } catch (e) {
+      console.log('pg', errorText(e));
+    }
+  }
+  // A named statement, prepared once and executed twice.
+  for (const id of ['4c410523', '5c10102']) {
+    const r = await c.query({ name: 'by_device', text: 'SELECT count(*) AS n, min(ts) FROM public.readings WHERE device_id = $1', values: [id] });
+    console.log('pg named', show(r.rows[0].n), show(r.rows[0].min));
+  }
+  // Several statements in one simple query, and session statements.
+  const multi = await c.query('SET application_name = \'drivers\'; SHOW application_name; SELECT 1::int4 AS one; BEGIN; SELECT current_setting(\'application_name\'); COMMIT');
+  console.log('pg multi', multi.map((r) => `${r.command}:${rowsText(r.rows.map(Object.values))}`).join(' '));
+  // A cursor: the portal is read in batches (Execute with a row limit).
+  const cur = c.query(new Cursor(CURSOR_QUERY));
+  const first = await cur.read(5);
+  const second = await cur.read(3);
+  let rest = 0;
+  for (let batch = await cur.read(100); batch.length > 0; batch = await cur.read(100)) rest += batch.length;
+  await cur.close();
+  console.log('pg cursor', first.map((r) => r.b).join(','), second.map((r) => r.b).join(','), rest);
+  // After an error inside a transaction, statements fail until ROLLBACK.
+  await c.query('BEGIN');
+  try { await c.query("SELECT 'x'::int4"); } catch (e) { console.log('pg', errorText(e)); }
+  try { await c.query('SELECT 1'); } catch (e) { console.log('pg', errorText(e)); }
+  await c.query('ROLLBACK');
+  console.log('pg after rollback', show((await c.query('SELECT 2::int4 AS two')).rows[0].two));
+  await c.end();
+}
+
+async function runPostgresJS() {
+  const sql = postgres({ host, port, database, username: user, max: 1, onnotice: () => {} });
+  const q = await sql`SELECT device_id, ts, stats FROM public.readings WHERE device_id = ${'4c410523'} ORDER BY ts LIMIT 2`;
+  console.log('postgres.js', q.command, q.count, q.columns.map((c) => `${c.name}:${c.type}`).join(','), rowsText(q.map(Object.values)));
+  // Arrays (postgres.js learns the array types from pg_type at connect).
+  const a = await sql`SELECT array_agg(DISTINCT device_id ORDER BY device_id) AS ids, ${[1, 2, 3]}::int[] AS ints, '{2020-05-01}'::date[] AS dates FROM public.readings`;
+  console.log('postgres.js arrays', rowsText(a.map(Object.values)));
+  const v = await sql`SELECT ${Buffer.from('page#home')}::bytea AS k, clicks FROM public.counters WHERE _key = ${Buffer.from('page#home')}`.values();
+  console.log('postgres.js values', rowsText(v));
+  const u = await sql.unsafe('SELECT count(*) AS n, max(ts) AS latest FROM public.readings');
+  console.log('postgres.js unsafe', rowsText(u.map(Object.values)));
+  for (const id of ['4c410523', '5c10102', '4c410523']) {
+    const [r] = await sql`SELECT count(*)::int AS n FROM public.readings WHERE device_id = ${id}`;
+    console.log('postgres.js prepared', id, r.n);
+  }
+  const d = await sql`SELECT device_id, ts FROM public.readings WHERE device_id = ${'x'} AND ts > ${new Date(0)}`.describe();
+  console.log('postgres.js describe', d.types.join(','), d.columns.map((c) => `${c.name}:${c.type}`).join(','));
+  let batches = 0, rows = 0;
+  for await (const batch of sql`${sql.unsafe(CURSOR_QUERY)}`.cursor(4)) { batches++; rows += batch.length; }
+  console.log('postgres.js cursor', batches, rows);
+  const t = await sql.begin(async (tx) => {
+    const [x] = await tx`SELECT current_setting('transaction_isolation') AS iso`;
+    return x.iso;
+  });
+  console.log('postgres.js begin', t);
+  for (const [text, values] of QUERIES.slice(5)) {
+    try {
+      const r = await sql.unsafe(text, values, { prepare: true });
+      console.log('postgres.js', rowsText(r.map(Object.values)));
+    } catch (e) {
+      console.log('postgres.js', errorText(e));
+    }
+  }
+  await sql.end();
+}
+
+(async () => {
+  await runNodePostgres();
+  await runPostgresJS();
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
