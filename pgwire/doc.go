@@ -140,6 +140,8 @@
 // W6: a session's socket is read and written with raw system calls
 // (sockio_linux.go) only because it is non-blocking: a call never sleeps
 // in the kernel, so holding the P through it is safe, and on EAGAIN the
-// runtime's poller waits as for net.Conn. TLS, non-socket conns and
-// race-detector builds keep net.Conn.
+// runtime's poller waits as for net.Conn; before that, a read that finds
+// nothing yields the CPU once, so that the client its last write woke
+// runs first, as it does when a PostgreSQL backend sleeps. TLS,
+// non-socket conns and race-detector builds keep net.Conn.
 package pgwire
