@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/shale-db/shale/pgwire/pgcatalog"
 )
 
 // localKind is a statement pgwire answers itself: the session statements
@@ -421,6 +423,11 @@ func parseSet(w *words) (*localStmt, error) {
 			return nil, syntaxError(w)
 		}
 		st.name = "timezone"
+		if w.keyword("interval") {
+			var err error
+			st.value, err = parseZoneInterval(w)
+			return st, err
+		}
 	case w.keyword("names"):
 		st.name = "client_encoding"
 	case w.keyword("schema"):
@@ -451,6 +458,58 @@ func parseSet(w *words) (*localStmt, error) {
 	}
 	st.value = strings.Join(vals, ", ")
 	return st, nil
+}
+
+// parseZoneInterval reads the rest of SET TIME ZONE INTERVAL [(p)] '…'
+// [HOUR | MINUTE | HOUR TO MINUTE] as PostgreSQL's grammar does
+// (zone_value): the interval is read with its fields' precision (HOUR
+// drops the minutes) and written as flatten_set_variable_args writes it,
+// INTERVAL '05:30:00', which checkTimeZone reads. Another field is a
+// syntax error at the field.
+func parseZoneInterval(w *words) (string, error) {
+	if w.punct("(") {
+		if t, _ := w.peek(); t.kind != tokNumber {
+			return "", syntaxError(w)
+		}
+		w.skip()
+		if !w.punct(")") {
+			return "", syntaxError(w)
+		}
+	}
+	t, s := w.peek()
+	if t.kind != tokString || s[0] == '"' {
+		return "", syntaxError(w)
+	}
+	w.skip()
+	field, _ := w.peek()
+	unit := int64(1) // the microseconds the field's precision keeps
+	switch {
+	case w.keyword("hour"):
+		unit = 3600e6
+		if w.keyword("to") {
+			if !w.keyword("minute") {
+				return "", zoneFieldError(field)
+			}
+			unit = 60e6
+		}
+	case w.keyword("minute"):
+		unit = 60e6
+		if w.keyword("to") {
+			return "", zoneFieldError(field)
+		}
+	case w.keyword("year", "month", "day", "second"):
+		return "", zoneFieldError(field)
+	}
+	months, days, micros, err := pgcatalog.ParseInterval(unquoteString(s))
+	if err != nil {
+		return "", err
+	}
+	micros -= micros % unit // toward zero, as AdjustIntervalForTypmod
+	return "INTERVAL '" + pgcatalog.FormatInterval(months, days, micros) + "'", nil
+}
+
+func zoneFieldError(field token) error {
+	return &pgError{code: codeSyntax, pos: field.start, msg: "time zone interval must be HOUR or HOUR TO MINUTE"}
 }
 
 // settingValue reads one item of a SET value list: a string, a number

@@ -291,6 +291,15 @@ func checkHex(_ *settings, v string) (string, error) {
 }
 
 func checkTimeZone(_ *settings, v string) (string, error) {
+	if iv, ok := zoneIntervalText(v); ok {
+		return checkZoneInterval(v, iv)
+	}
+	if east, ok := pgcatalog.HoursZoneOffset(v); ok {
+		return pgcatalog.OffsetZoneName(east), nil
+	}
+	if _, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+		return "", zoneOffsetOutOfRange(v)
+	}
 	if _, err := pgcatalog.LoadZone(v); err != nil {
 		return "", errorf(codeInvalidParamValue, `invalid value for parameter "TimeZone": "`+v+`"`)
 	}
@@ -298,6 +307,45 @@ func checkTimeZone(_ *settings, v string) (string, error) {
 		return "UTC", nil
 	}
 	return v, nil
+}
+
+// zoneIntervalText is the interval text of a TimeZone value that SET TIME
+// ZONE INTERVAL '…' wrote (parseZoneInterval): INTERVAL '1 mon'.
+func zoneIntervalText(v string) (string, bool) {
+	if len(v) < len("interval ''") || !strings.EqualFold(v[:len("interval '")], "interval '") || v[len(v)-1] != '\'' {
+		return "", false
+	}
+	return v[len("interval '") : len(v)-1], true
+}
+
+// checkZoneInterval reads the interval of SET TIME ZONE INTERVAL as
+// check_timezone does: hours and minutes east of UTC, named as
+// PostgreSQL names a fixed offset.
+func checkZoneInterval(v, iv string) (string, error) {
+	months, days, micros, err := pgcatalog.ParseInterval(iv)
+	if err != nil {
+		return "", err
+	}
+	invalid := func(detail string) error {
+		e := errorf(codeInvalidParamValue, `invalid value for parameter "TimeZone": "`+v+`"`)
+		e.detail = detail
+		return e
+	}
+	switch {
+	case months != 0:
+		return "", invalid("Cannot specify months in time zone interval.")
+	case days != 0:
+		return "", invalid("Cannot specify days in time zone interval.")
+	case micros/1e6 >= pgcatalog.MaxZoneOffset || micros/1e6 <= -pgcatalog.MaxZoneOffset:
+		return "", zoneOffsetOutOfRange(v)
+	}
+	return pgcatalog.OffsetZoneName(int(micros / 1e6)), nil
+}
+
+func zoneOffsetOutOfRange(v string) error {
+	e := errorf(codeInvalidParamValue, `invalid value for parameter "TimeZone": "`+v+`"`)
+	e.detail = "UTC timezone offset is out of range."
+	return e
 }
 
 func checkTimeout(_ *settings, v string) (string, error) {

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -15,13 +16,90 @@ import (
 // and date, and AT TIME ZONE, as in PostgreSQL.
 
 // LoadZone resolves a TimeZone setting: an IANA name, UTC, a number of
-// hours east of UTC ("-7", "5.5", as SET TIME ZONE reads a number), or a
-// POSIX offset, hours west of UTC ("+05:30" is UTC-5:30).
+// hours east of UTC ("-7", "5.5", as SET TIME ZONE reads a number), the
+// name PostgreSQL gives a fixed offset ("<+05:30>-05:30", OffsetZoneName),
+// or a POSIX offset, hours west of UTC ("+05:30" is UTC-5:30).
 func LoadZone(v string) (*time.Location, error) {
-	if h, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && math.Abs(h) <= 15 {
-		return time.FixedZone(v, int(math.Round(h*3600))), nil
+	if east, ok := HoursZoneOffset(v); ok {
+		return time.FixedZone(OffsetZoneName(east), east), nil
+	}
+	if loc, ok := offsetNameZone(v); ok {
+		return loc, nil
 	}
 	return zoneArg(v)
+}
+
+// MaxZoneOffset bounds a fixed zone's offset, as PostgreSQL's does: less
+// than a week.
+const MaxZoneOffset = 168 * 3600
+
+// HoursZoneOffset reads a TimeZone setting that is a number, hours east of
+// UTC (check_timezone reads it with strtod), as seconds east: ok is false
+// for anything else and for offsets of MaxZoneOffset and more.
+func HoursZoneOffset(v string) (east int, ok bool) {
+	h, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(h) || math.Abs(h*3600) >= MaxZoneOffset {
+		return 0, false
+	}
+	return int(h * 3600), true // truncated, as PostgreSQL's (long) cast
+}
+
+// OffsetZoneName is the name PostgreSQL gives the zone east seconds east of
+// UTC (pg_tzset_offset): a POSIX zone whose abbreviation is the offset,
+// "<+05:30>-05:30", "<-08>+08", "<+00>-00". SHOW and ParameterStatus report
+// it after SET TIME ZONE 5.5 or INTERVAL '+05:30' HOUR TO MINUTE.
+func OffsetZoneName(east int) string {
+	abs := east
+	if abs < 0 {
+		abs = -abs
+	}
+	off := fmt.Sprintf("%02d", abs/3600)
+	if m, s := abs/60%60, abs%60; s != 0 {
+		off += fmt.Sprintf(":%02d:%02d", m, s)
+	} else if m != 0 {
+		off += fmt.Sprintf(":%02d", m)
+	}
+	if east >= 0 {
+		return "<+" + off + ">-" + off
+	}
+	return "<-" + off + ">+" + off
+}
+
+// offsetNameZone reads a name OffsetZoneName gives: the offset in angle
+// brackets, east of UTC, and then the same offset as POSIX writes it.
+func offsetNameZone(v string) (*time.Location, bool) {
+	if len(v) < 4 || v[0] != '<' || v[1] != '+' && v[1] != '-' {
+		return nil, false
+	}
+	abbrev, posix, ok := strings.Cut(v[1:], ">")
+	if !ok {
+		return nil, false
+	}
+	east, ok := clockOffset(abbrev[1:])
+	if !ok {
+		return nil, false
+	}
+	if abbrev[0] == '-' {
+		east = -east
+	}
+	if OffsetZoneName(east) != v || posix == "" {
+		return nil, false
+	}
+	return time.FixedZone(v, east), true
+}
+
+// clockOffset reads hh[:mm[:ss]] as seconds.
+func clockOffset(s string) (int, bool) {
+	secs, unit := 0, 3600
+	for i, f := range strings.Split(s, ":") {
+		n, err := strconv.Atoi(f)
+		if err != nil || i > 2 || n < 0 || i > 0 && (len(f) != 2 || n >= 60) {
+			return 0, false
+		}
+		secs += n * unit
+		unit /= 60
+	}
+	return secs, true
 }
 
 // zoneArg resolves a zone a function or AT TIME ZONE names: an IANA name,
