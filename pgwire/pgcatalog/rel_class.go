@@ -7,18 +7,6 @@ func init() {
 	rowFuncs["pg_catalog.pg_class"] = classRows
 	rowFuncs["pg_catalog.pg_tables"] = tablesViewRows
 	rowFuncs["pg_catalog.pg_indexes"] = indexesViewRows
-	rowFuncs["pg_catalog.pg_stat_user_tables"] = statTablesRows
-}
-
-// statTablesRows: Shale keeps no access statistics; counters are zero.
-func statTablesRows(s *snapshot, b *rowBuilder) {
-	for _, r := range s.rels {
-		if r.table == nil {
-			continue
-		}
-		b.add("relid", r.oid, "schemaname", nspName(r.nsp), "relname", r.name, "seq_scan", 0, "n_live_tup", 0,
-			"n_dead_tup", 0)
-	}
 }
 
 func namespaceRows(s *snapshot, b *rowBuilder) {
