@@ -36,7 +36,7 @@ type namespace struct {
 	name string
 }
 
-var namespaces = []namespace{{nspCatalog, "pg_catalog"}, {nspToast, "pg_toast"}, {nspPublic, "public"}, {nspInfoSchema, "information_schema"}}
+var namespaces = []namespace{{nspToast, "pg_toast"}, {nspCatalog, "pg_catalog"}, {nspPublic, "public"}, {nspInfoSchema, "information_schema"}}
 
 // rel is a pg_class row: a Shale table, its primary-key index, one of the
 // emulated catalog relations, or an index of a catalog table.
