@@ -13,7 +13,8 @@ import (
 // several statements in one query, pg-cursor's portal read in batches, an
 // aborted transaction) and postgres.js (prepared statements, the array
 // types it reads from pg_type at connect, Describe, a cursor, BEGIN) run
-// the same queries, and what they print must be what they print against
+// the same queries, Sequelize, Kysely and Knex connect and introspect the
+// demo's tables and query them, and what they print must be what they print against
 // PostgreSQL 15 over a restored dump of the demo
 // (testdata/nodedrivers/postgres.out, recorded with `node drivers.js
 // 127.0.0.1 PORT demodiff postgres`; TestPGDialectMatchesPostgres says how

@@ -1,6 +1,7 @@
 // Runs the same queries through node-postgres (simple and extended
-// protocol, named prepared statements, binary results, pg-cursor) and
-// postgres.js (prepared statements, its type fetch, cursors, describe), and
+// protocol, named prepared statements, pg-cursor), postgres.js (prepared
+// statements, its type fetch, cursors, describe) and the introspection of
+// three ORMs and query builders (Sequelize, Kysely, Knex), and
 // prints what each driver returns, normalized (times as ISO 8601, bytes as
 // hex, JSON with sorted keys, column type OIDs), so that the output over
 // Shale's demo can be compared with PostgreSQL 15's over a restored dump of
@@ -132,9 +133,65 @@ async function runPostgresJS() {
   await sql.end();
 }
 
+// The ORMs' connection setup and introspection: Sequelize sends SET TIME
+// ZONE INTERVAL '+00:00' HOUR TO MINUTE on connect and reads
+// information_schema and pg_statio_all_tables to describe a table; Kysely
+// and Knex read pg_namespace, pg_class, pg_attribute and
+// information_schema.columns. Lists the servers return in no defined
+// order are sorted.
+async function runORMs() {
+  const { Sequelize, DataTypes } = require('sequelize');
+  const s = new Sequelize(database, user, '', { host, port, dialect: 'postgres', logging: false });
+  const qi = s.getQueryInterface();
+  for (const [name, fn] of [
+    ['authenticate', () => s.authenticate().then(() => 'ok')],
+    ['showAllTables', async () => (await qi.showAllTables()).sort()],
+    ['describeTable readings', () => qi.describeTable('readings')],
+    ['describeTable counters', () => qi.describeTable('counters')],
+    ['showIndex readings', () => qi.showIndex('readings')],
+    ['getForeignKeyReferencesForTable', () => qi.getForeignKeyReferencesForTable('readings')],
+  ]) {
+    try {
+      console.log('sequelize', name, JSON.stringify(sorted(await fn())));
+    } catch (e) {
+      console.log('sequelize', name, errorText(e));
+    }
+  }
+  const Reading = s.define('readings', {
+    device_id: { type: DataTypes.TEXT, primaryKey: true },
+    ts: { type: DataTypes.DATE, primaryKey: true },
+    stats: DataTypes.JSONB,
+  }, { timestamps: false });
+  const found = await Reading.findAll({ where: { device_id: '4c410523' }, order: [['ts', 'DESC']], limit: 2 });
+  console.log('sequelize findAll', rowsText(found.map((r) => [r.device_id, r.ts, r.stats])));
+  console.log('sequelize count', await Reading.count({ where: { device_id: '5c10102' } }));
+  await s.close();
+
+  const { Kysely, PostgresDialect } = require('kysely');
+  const k = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ host, port, database, user, max: 1 }) }) });
+  const tables = (await k.introspection.getTables()).sort((a, b) => a.name.localeCompare(b.name));
+  for (const t of tables) {
+    console.log('kysely table', t.schema, t.name, t.isView, t.columns.map((c) =>
+      `${c.name}:${c.dataType}:${c.isNullable}:${c.hasDefaultValue}:${c.isAutoIncrementing}`).join(','));
+  }
+  console.log('kysely schemas', (await k.introspection.getSchemas()).map((x) => x.name).join(','));
+  const rows = await k.selectFrom('readings').select(['device_id', 'ts']).where('device_id', '=', 'a0b81f74').orderBy('ts').execute();
+  console.log('kysely select', rowsText(rows.map(Object.values)));
+  await k.destroy();
+
+  const knex = require('knex')({ client: 'pg', connection: { host, port, database, user } });
+  console.log('knex hasTable', await knex.schema.hasTable('readings'), await knex.schema.hasTable('nosuch'));
+  console.log('knex hasColumn', await knex.schema.hasColumn('readings', 'device_id'), await knex.schema.hasColumn('readings', 'nosuch'));
+  console.log('knex columnInfo', JSON.stringify(sorted(await knex('readings').columnInfo())));
+  const kr = await knex('readings').select('device_id').count('* as n').groupBy('device_id').orderBy('device_id');
+  console.log('knex select', rowsText(kr.map(Object.values)));
+  await knex.destroy();
+}
+
 (async () => {
   await runNodePostgres();
   await runPostgresJS();
+  await runORMs();
 })().catch((e) => {
   console.error(e);
   process.exit(1);
