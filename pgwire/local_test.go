@@ -18,6 +18,8 @@ func TestParseLocalPrefixes(t *testing.T) {
 		`DECLARE "c" CURSOR WITH HOLD FOR SELECT 1`,
 		`CLOSE "c"`,
 		`DEALLOCATE PREPARE "s"`,
+		`SET TIME ZONE INTERVAL(0) '-08:45' HOUR TO MINUTE`,
+		`SET LOCAL TIME ZONE INTERVAL '1:30' MINUTE`,
 	} {
 		for i := range len(text) {
 			func() {
