@@ -298,10 +298,10 @@ func checkTimeZone(_ *settings, v string) (string, error) {
 		return pgcatalog.OffsetZoneName(east), nil
 	}
 	if _, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-		return "", zoneOffsetOutOfRange(v)
+		return "", invalidZone(v, zoneOutOfRange)
 	}
 	if _, err := pgcatalog.LoadZone(v); err != nil {
-		return "", errorf(codeInvalidParamValue, `invalid value for parameter "TimeZone": "`+v+`"`)
+		return "", invalidZone(v, "")
 	}
 	if strings.EqualFold(v, "utc") || strings.EqualFold(v, "local") || strings.EqualFold(v, "default") {
 		return "UTC", nil
@@ -326,25 +326,24 @@ func checkZoneInterval(v, iv string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	invalid := func(detail string) error {
-		e := errorf(codeInvalidParamValue, `invalid value for parameter "TimeZone": "`+v+`"`)
-		e.detail = detail
-		return e
-	}
 	switch {
 	case months != 0:
-		return "", invalid("Cannot specify months in time zone interval.")
+		return "", invalidZone(v, "Cannot specify months in time zone interval.")
 	case days != 0:
-		return "", invalid("Cannot specify days in time zone interval.")
+		return "", invalidZone(v, "Cannot specify days in time zone interval.")
 	case micros/1e6 >= pgcatalog.MaxZoneOffset || micros/1e6 <= -pgcatalog.MaxZoneOffset:
-		return "", zoneOffsetOutOfRange(v)
+		return "", invalidZone(v, zoneOutOfRange)
 	}
 	return pgcatalog.OffsetZoneName(int(micros / 1e6)), nil
 }
 
-func zoneOffsetOutOfRange(v string) error {
+const zoneOutOfRange = "UTC timezone offset is out of range."
+
+// invalidZone is check_timezone's error for TimeZone value v, with a
+// DETAIL when detail is not empty.
+func invalidZone(v, detail string) error {
 	e := errorf(codeInvalidParamValue, `invalid value for parameter "TimeZone": "`+v+`"`)
-	e.detail = "UTC timezone offset is out of range."
+	e.detail = detail
 	return e
 }
 
