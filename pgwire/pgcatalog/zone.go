@@ -65,41 +65,31 @@ func OffsetZoneName(east int) string {
 	return "<-" + off + ">+" + off
 }
 
-// offsetNameZone reads a name OffsetZoneName gives: the offset in angle
-// brackets, east of UTC, and then the same offset as POSIX writes it.
+// offsetNameZone reads a name OffsetZoneName gives, and only such a name:
+// the offset in angle brackets, east of UTC, then the same offset as POSIX
+// writes it. The fields are summed as they come; a name that is not
+// exactly what OffsetZoneName gives for the sum is refused.
 func offsetNameZone(v string) (*time.Location, bool) {
 	if len(v) < 4 || v[0] != '<' || v[1] != '+' && v[1] != '-' {
 		return nil, false
 	}
-	abbrev, posix, ok := strings.Cut(v[1:], ">")
-	if !ok {
-		return nil, false
+	abbrev, _, _ := strings.Cut(v[2:], ">")
+	east, unit := 0, 3600
+	for _, f := range strings.SplitN(abbrev, ":", 3) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, false
+		}
+		east += n * unit
+		unit /= 60
 	}
-	east, ok := clockOffset(abbrev[1:])
-	if !ok {
-		return nil, false
-	}
-	if abbrev[0] == '-' {
+	if v[1] == '-' {
 		east = -east
 	}
-	if OffsetZoneName(east) != v || posix == "" {
+	if OffsetZoneName(east) != v {
 		return nil, false
 	}
 	return time.FixedZone(v, east), true
-}
-
-// clockOffset reads hh[:mm[:ss]] as seconds.
-func clockOffset(s string) (int, bool) {
-	secs, unit := 0, 3600
-	for i, f := range strings.Split(s, ":") {
-		n, err := strconv.Atoi(f)
-		if err != nil || i > 2 || n < 0 || i > 0 && (len(f) != 2 || n >= 60) {
-			return 0, false
-		}
-		secs += n * unit
-		unit /= 60
-	}
-	return secs, true
 }
 
 // zoneArg resolves a zone a function or AT TIME ZONE names: an IANA name,
