@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/shale-db/shale/pgwire/pgcatalog"
 	"github.com/shale-db/shale/sql/types"
 )
 
@@ -61,14 +62,7 @@ func appendDate(dst []byte, days int64) []byte {
 // appendTimestamptz appends t as timestamptz_out does with DateStyle ISO:
 // "2019-05-01 02:00:00.5+02", "+05:30" when the offset has minutes.
 func appendTimestamptz(dst []byte, t time.Time) []byte {
-	_, off := t.Zone()
-	switch {
-	case off%3600 == 0:
-		return t.AppendFormat(dst, "2006-01-02 15:04:05.999999-07")
-	case off%60 == 0:
-		return t.AppendFormat(dst, "2006-01-02 15:04:05.999999-07:00")
-	}
-	return t.AppendFormat(dst, "2006-01-02 15:04:05.999999-07:00:00")
+	return t.AppendFormat(dst, pgcatalog.TimestamptzLayout(t))
 }
 
 // appendFloat appends f as float8out/float4out do: with extra_float_digits

@@ -9,24 +9,25 @@ import (
 
 const timestampLayout = "2006-01-02 15:04:05.999999-07"
 
-// zonedTimestampText prints t as timestamptz_out does in t's zone: the
-// offset's minutes and seconds only when it has them ("+05:30"), which
-// timestampLayout's -07 would drop.
-func zonedTimestampText(t time.Time) string {
+// TimestamptzLayout is the layout timestamptz_out's ISO text of t has in
+// t's zone: the offset's minutes and seconds only when it has them
+// ("+05:30"), which timestampLayout's -07 would drop.
+func TimestamptzLayout(t time.Time) string {
 	switch _, off := t.Zone(); {
 	case off%3600 == 0:
-		return t.Format(timestampLayout)
+		return timestampLayout
 	case off%60 == 0:
-		return t.Format("2006-01-02 15:04:05.999999-07:00")
+		return "2006-01-02 15:04:05.999999-07:00"
 	}
-	return t.Format("2006-01-02 15:04:05.999999-07:00:00")
+	return "2006-01-02 15:04:05.999999-07:00:00"
 }
 
 // text renders a non-NULL value as its type's output function does.
 func (ev *evaluator) text(v Value, typ uint32) string {
 	if typ == tTimestamptz && v.k == kText && ev.zone() != time.UTC {
 		if t, ok := parseTime(v.s); ok { // an instant, shown in the session's zone
-			return zonedTimestampText(t.In(ev.loc))
+			t = t.In(ev.loc)
+			return t.Format(TimestamptzLayout(t))
 		}
 	}
 	if typ == tInterval && v.k == kText {
